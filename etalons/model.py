@@ -69,7 +69,7 @@ class Etalon(BaseModel):
     def rubric_version(self) -> str:
         """Hash of what the judge sees besides the answer: judgments are reused while it stays the same."""
         data = self.content()
-        for key in ("next_steps_free",):
+        for key in ("branch", "difficulty", "type"):  # classification only: the judge never reads them
             data.pop(key, None)
         return _digest(data)
 
