@@ -52,8 +52,10 @@ class Judgment:
     quote: str | None
     quote_found: bool
     judge_model: str
-    raw: str | None = None
-    error: str | None = None
+    raw: str | None = None           # the model's raw output, as received
+    detail: str | None = None        # JSON of the parsed structured output (e.g. the IRAC atomic verdict)
+    error: str | None = None         # parse or model error; the verdict is then None
+    elements_hash: str | None = None # rubric version the element was prepared from
 
 
 @dataclass(frozen=True)
