@@ -20,6 +20,7 @@ IRAC_OPTIONS: tuple[str, ...] = ("correct", "incorrect")
 
 # Candidate kinds each methodology accepts from evaluation/candidates.py; others are ignored, not errors,
 # because one candidate generator serves every methodology.
+_GENERIC_NEXT_STEPS = "the answer tells the client what to do next: the term, where to apply, which documents"
 _CANDIDATE_KINDS: Mapping[str, frozenset[str]] = {
     "stielegi": frozenset({"critical", "hallucination"}),
     "lesto": frozenset(),
@@ -81,8 +82,9 @@ def _lesto(etalon: Etalon) -> list[Element]:
         Element("conclusion", "conclusion", etalon.reference_answer, options=GRADES,
                 detail={"decisive_issue": etalon.decisive_issue}),
     ]
-    if etalon.next_steps:
-        out.append(Element("next_steps", "next_steps", etalon.next_steps))
+    # Always judged: the methodology asks whether the answer says what to do next (term, where, which
+    # documents) even when the etalon spells out no particular steps.
+    out.append(Element("next_steps", "next_steps", etalon.next_steps or _GENERIC_NEXT_STEPS))
     out.append(Element("refusal", "refusal", "the answer refuses although the facts given suffice"))
     out.extend(_gross_errors(etalon))
     return out
