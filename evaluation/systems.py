@@ -1,0 +1,161 @@
+"""systems.yaml: the systems under test and the judge (CONTRACT section 8).
+
+Pydantic models are the single definition of the file: a typo in a field name or a wrong type is reported
+with the file and the field's path, instead of silently sampling with default parameters. Only the *name*
+of the variable holding a key is ever stored here; the key itself is read by the client at call time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class SystemsConfigError(ValueError):
+    """systems.yaml is unreadable or invalid; the message names the file and the field."""
+
+
+class Price(BaseModel):
+    """Price per 1000 tokens, in whatever currency the user keeps accounts in."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    input: float = Field(default=0.0, ge=0)
+    output: float = Field(default=0.0, ge=0)
+
+    def cost(self, tokens_in: int | None, tokens_out: int | None) -> float | None:
+        if tokens_in is None and tokens_out is None:
+            return None
+        return ((tokens_in or 0) * self.input + (tokens_out or 0) * self.output) / 1000.0
+
+
+class Endpoint(BaseModel):
+    """Everything the client needs to reach one model, shared by systems and judge runs."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str = Field(min_length=1)
+    model: str = Field(min_length=1)
+    api_key_env: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)   # temperature, max_tokens, seed, top_p ...
+    retries: int = Field(default=4, ge=0, le=20)            # extra tries after the first, on 429/5xx/timeouts
+    concurrency: int = Field(default=4, ge=1, le=256)
+    rpm: int | None = Field(default=None, ge=1)             # requests per minute per endpoint
+    timeout_s: float = Field(default=60.0, gt=0)
+    price: Price = Field(default_factory=Price)             # per 1k tokens in / out
+    json_schema: bool = True                                # False: endpoint lacks structured outputs
+
+
+class SystemConfig(Endpoint):
+    """A system under test. `kind: import` systems have no endpoint: their answers come from a file."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
+    kind: Literal["openai", "import"] = "openai"
+    base_url: str = "-"
+    model: str = "-"
+    system_prompt: str | None = None
+    attempts: int = Field(default=1, ge=1, le=100)
+
+    @model_validator(mode="after")
+    def _endpoint_for_openai(self) -> SystemConfig:
+        if self.kind == "openai" and (self.base_url == "-" or self.model == "-"):
+            raise ValueError("a system of kind 'openai' needs base_url and model")
+        return self
+
+
+class JudgeRun(BaseModel):
+    """One of the judge's independent runs; fields left out are taken from the judge section."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+    params: dict[str, Any] | None = None
+
+
+class JudgeConfig(Endpoint):
+    """The judge: two runs by default, the same model twice, or `models: [a, b]`, or explicit `runs:`."""
+
+    runs: list[JudgeRun] = Field(default_factory=list)
+    models: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _two_runs(self) -> JudgeConfig:
+        if self.runs and self.models:
+            raise ValueError("give either 'runs' or 'models', not both")
+        if self.models is not None and len(self.models) < 2:
+            raise ValueError("'models' needs at least two entries (one per independent run)")
+        if self.runs and len(self.runs) < 2:
+            raise ValueError("'runs' needs at least two entries (one per independent run)")
+        return self
+
+    def run_endpoints(self) -> list[Endpoint]:
+        """The endpoint of each run, run 1 first; a run differs only in what it overrides."""
+        overrides: list[JudgeRun]
+        if self.runs:
+            overrides = list(self.runs)
+        elif self.models:
+            overrides = [JudgeRun(model=m) for m in self.models]
+        else:
+            overrides = [JudgeRun(), JudgeRun()]
+        base = self.model_dump(exclude={"runs", "models"})
+        out: list[Endpoint] = []
+        for run in overrides:
+            data = dict(base)
+            for key, value in run.model_dump(exclude_none=True).items():
+                data[key] = {**base["params"], **value} if key == "params" else value
+            out.append(Endpoint.model_validate(data))
+        return out
+
+
+class SystemsFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    systems: list[SystemConfig] = Field(default_factory=list)
+    judge: JudgeConfig | None = None
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> SystemsFile:
+        seen: set[str] = set()
+        for system in self.systems:
+            if system.id in seen:
+                raise ValueError(f"system id {system.id!r} appears twice")
+            seen.add(system.id)
+        return self
+
+    def system(self, system_id: str) -> SystemConfig:
+        for system in self.systems:
+            if system.id == system_id:
+                return system
+        raise KeyError(f"no system {system_id!r}; known: {', '.join(s.id for s in self.systems) or 'none'}")
+
+
+def parse_systems(data: Mapping[str, Any] | None, *, origin: str = "systems.yaml") -> SystemsFile:
+    try:
+        return SystemsFile.model_validate(data or {})
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            problems.append(f"{origin}: field {where}: {err['msg']}")
+        raise SystemsConfigError("; ".join(problems)) from None
+
+
+def load_systems(path: Path | str) -> SystemsFile:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SystemsConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" line {mark.line + 1}" if mark is not None else ""
+        raise SystemsConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if data is not None and not isinstance(data, dict):
+        raise SystemsConfigError(f"{path}: expected a mapping with 'systems' and 'judge' at the top level")
+    return parse_systems(data, origin=str(path))
