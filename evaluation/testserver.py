@@ -1,0 +1,266 @@
+"""A real OpenAI-compatible HTTP server on loopback, for tests, demos and benchmarks.
+
+Model tests must exercise the real `openai` client, the real HTTP stack and our real retry code, so instead
+of mocks this server answers /v1/chat/completions from scripted rules keyed on the request and can inject
+the faults real endpoints produce (429 with Retry-After, 5xx, slow or hung responses, malformed JSON,
+refusals). It keeps a log of every request body and its headers so tests can assert what was sent.
+
+    with TestServer([Rule(contains="наследство", reply="...")], latency_s=0.2) as server:
+        server.base_url   # http://127.0.0.1:<port>/v1
+
+or `python -m evaluation.testserver --port 8765 --rules rules.yaml`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+Fault = Literal["429", "500", "503", "slow", "hang", "malformed", "refusal", "empty"]
+Reply = str | Callable[[dict[str, Any]], str]
+
+
+@dataclass
+class Rule:
+    """First matching rule wins. All given conditions must hold; `times` limits how often it fires."""
+
+    contains: str | None = None          # substring of any message's content
+    system_contains: str | None = None   # substring of the system messages only
+    model: str | None = None
+    seed: int | None = None
+    reply: Reply | None = None           # content, or a function of the request body
+    fault: Fault | None = None
+    times: int | None = None
+    retry_after: float | None = 1.0      # for 429 / 503
+    delay_s: float = 0.0                 # for "slow"
+    hits: int = field(default=0, compare=False)
+
+    def matches(self, body: dict[str, Any]) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        messages = body.get("messages") or []
+        if self.contains is not None and not any(self.contains in _text(m) for m in messages):
+            return False
+        if self.system_contains is not None and not any(
+                self.system_contains in _text(m) for m in messages if m.get("role") == "system"):
+            return False
+        if self.model is not None and body.get("model") != self.model:
+            return False
+        return self.seed is None or body.get("seed") == self.seed
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+
+    def text(self) -> str:
+        """Everything the model would read: all message contents joined."""
+        if not self.body:
+            return ""
+        return "\n".join(_text(m) for m in self.body.get("messages") or [])
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
+class TestServer:
+    """Start with start() or a `with` block; `requests` is the log, `base_url` ends in /v1."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, rules: Sequence[Rule] = (), *, latency_s: float = 0.0, default_reply: str = "OK",
+                 host: str = "127.0.0.1", port: int = 0, hang_s: float = 60.0) -> None:
+        self.rules = list(rules)
+        self.latency_s = latency_s
+        self.default_reply = default_reply
+        self.hang_s = hang_s
+        self.requests: list[LoggedRequest] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd = ThreadingHTTPServer((host, port), self._handler_class())
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> TestServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="testserver", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # releases hung handlers
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> TestServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def chat_requests(self) -> list[LoggedRequest]:
+        with self._lock:
+            return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.requests.clear()
+
+    # -- request handling ---------------------------------------------------------------------------
+
+    def _pick(self, body: dict[str, Any]) -> Rule | None:
+        with self._lock:
+            for rule in self.rules:
+                if rule.matches(body):
+                    rule.hits += 1
+                    return rule
+        return None
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+                else:
+                    self._json(404, {"error": {"message": "not found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = None
+                with server._lock:
+                    server.requests.append(LoggedRequest(self.path, dict(self.headers.items()), body))
+                if not self.path.rstrip("/").endswith("/chat/completions") or not isinstance(body, dict):
+                    self._json(400 if body is None else 404, {"error": {"message": "bad request"}})
+                    return
+                if server.latency_s:
+                    time.sleep(server.latency_s)
+                rule = server._pick(body)
+                self._respond(rule, body)
+
+            def _respond(self, rule: Rule | None, body: dict[str, Any]) -> None:
+                fault = rule.fault if rule else None
+                if fault in ("429", "500", "503"):
+                    headers = {"retry-after": f"{rule.retry_after:g}"} if rule and rule.retry_after else {}
+                    self._json(int(fault), {"error": {"message": f"injected {fault}"}}, headers)
+                    return
+                if fault == "hang":
+                    server._stopping.wait(server.hang_s)
+                    return self._close()
+                if fault == "slow" and rule:
+                    time.sleep(rule.delay_s)
+                if fault == "malformed":
+                    return self._raw(200, b'{"id": "x", "choices": [ {"message": ')
+                content: str | None
+                refusal = None
+                if fault == "refusal":
+                    content, refusal = None, "I'm sorry, I can't help with that."
+                elif fault == "empty":
+                    content = ""
+                elif rule is not None and rule.reply is not None:
+                    content = rule.reply(body) if callable(rule.reply) else rule.reply
+                else:
+                    content = server.default_reply
+                prompt = sum(len(_text(m)) for m in body.get("messages") or []) // 4 + 1
+                completion = len(content or refusal or "") // 4 + 1
+                self._json(200, {
+                    "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion",
+                    "created": int(time.time()), "model": body.get("model", "test-model"),
+                    "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                                 "message": {"role": "assistant", "content": content, "refusal": refusal}}],
+                    "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
+                              "total_tokens": prompt + completion},
+                })
+
+            def _json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+                self._raw(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
+
+            def _raw(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout): nothing to answer
+
+            def _close(self) -> None:
+                self.close_connection = True
+
+        return Handler
+
+
+def rules_from_yaml(path: Path | str) -> list[Rule]:
+    """A YAML list of rules with the fields of `Rule` (replies as plain strings)."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or []
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a list of rules")
+    rules = []
+    for i, item in enumerate(data, 1):
+        if not isinstance(item, dict):
+            raise ValueError(f"{path}: rule {i}: expected a mapping")
+        try:
+            rules.append(Rule(**item))
+        except TypeError as exc:
+            raise ValueError(f"{path}: rule {i}: {exc}") from None
+    return rules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.testserver", description=__doc__)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--rules", type=Path)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every completion")
+    parser.add_argument("--default-reply", default="OK")
+    args = parser.parse_args(argv)
+    rules = rules_from_yaml(args.rules) if args.rules else []
+    server = TestServer(rules, latency_s=args.latency, default_reply=args.default_reply, port=args.port)
+    server.start()
+    print(f"serving {server.base_url}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
