@@ -18,10 +18,12 @@ YES_NO: tuple[str, ...] = ("yes", "no")
 GRADES: tuple[str, ...] = ("correct", "partial", "incorrect")
 IRAC_OPTIONS: tuple[str, ...] = ("correct", "incorrect")
 
-# Candidate kinds each methodology accepts from evaluation/candidates.py; others are ignored, not errors,
-# because one candidate generator serves every methodology.
 _GENERIC_NEXT_STEPS = "the answer tells the client what to do next: the term, where to apply, which documents"
-_CANDIDATE_KINDS: Mapping[str, frozenset[str]] = {
+
+# Candidate kinds each methodology accepts from evaluation/candidates.py; others are ignored, not errors,
+# because one candidate generator serves every methodology. A hallucination candidate whose
+# detail["settled"] is False is one the corpus cannot settle: it stays open for a human even when confirmed.
+CANDIDATE_KINDS: Mapping[str, frozenset[str]] = {
     "stielegi": frozenset({"critical", "hallucination"}),
     "lesto": frozenset(),
     "irac": frozenset(),
@@ -52,7 +54,7 @@ def elements_for(etalon: Etalon, methodology: str, candidates: Sequence[Element]
         found = _irac(etalon)
     else:
         raise ValueError(f"unknown methodology {methodology!r}: expected stielegi, lesto or irac")
-    allowed = _CANDIDATE_KINDS[methodology]
+    allowed = CANDIDATE_KINDS[methodology]
     found.extend(c for c in candidates if c.kind in allowed)
     return found
 

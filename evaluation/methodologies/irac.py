@@ -1,0 +1,51 @@
+"""The IRAC rubric (seed 004): all-or-nothing correctness, and analysis only on top of correctness.
+
+Both figures are derived by the program from the judge's atomic flags, so a judge cannot report five
+clean flags and an incorrect answer at once; a right outcome reached through a misstated fact is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from evaluation.methodologies.inputs import Context, Outcome, Verdict
+from evaluation.records import Score
+
+_FIGURES: Mapping[str | None, tuple[int, int]] = {
+    "correct": (1, 1),
+    "correct_but_no_analysis": (1, 0),
+    "incorrect": (0, 0),
+    None: (0, 0),
+}
+
+
+def score(ctx: Context) -> Outcome:
+    value = ctx.value("irac")
+    if ctx.value("refusal") == "yes":
+        value = "incorrect"
+    correctness, analysis = _FIGURES.get(value, (0, 0))
+    wc, wa = ctx.config.weight("correctness"), ctx.config.weight("analysis")
+    total = round(100 * (wc * correctness + wa * analysis) / (wc + wa), 2) if wc + wa else 0.0
+    verdict: Verdict = "positive" if correctness and analysis else "partial" if correctness else "negative"
+    state = value if value is not None else "open (0 until decided)"
+    notes = (f"irac: {state}: correctness {correctness}, analysis {analysis}",)
+    return Outcome(total, verdict, {"correctness": float(correctness), "analysis": float(analysis)}, notes)
+
+
+def irac_system_figure(rows: Iterable[Score | Mapping[str, float]]) -> float:
+    """A system's figure: the mean of its correctness rate and its analysis rate over scored answers.
+
+    Error rows (status error, no score) are excluded: a failed call says nothing about the reasoning.
+    """
+    correct = analysed = n = 0.0
+    for row in rows:
+        if isinstance(row, Score):
+            if row.status == "error" or row.score is None:
+                continue
+            row = row.components
+        correct += row["correctness"]
+        analysed += row["analysis"]
+        n += 1
+    if not n:
+        raise ValueError("irac_system_figure needs at least one scored answer")
+    return (correct / n + analysed / n) / 2
