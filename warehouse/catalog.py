@@ -1,0 +1,83 @@
+"""The analysts' catalog: a DuckDB file of views over the lake.
+
+The catalog holds no rows, only views with absolute paths, so it opens read-only from any working directory.
+It is rebuilt into a temporary file and renamed over the old one: a writer never takes a lock on the file that
+readers hold open, and a reader sees either the old catalog or the new one. Views glob the lake, so rows written
+by runs appear in open connections without any refresh; a rebuild is needed only when the set of tables or
+view definitions changes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from warehouse.lake import Lake
+
+SCHEMAS = ("raw", "corpus", "bench", "eval")
+# Tables produced by the analytics asset with no view definition of their own: exposed as eval.<name>.
+ANALYTICS_TABLES = ("slices", "judge_agreement", "judge_disagreements", "pass_at_k", "calibration",
+                    "passport", "leaderboard_indicative")
+
+
+def view_definitions() -> list[tuple[str, str]]:
+    """(qualified view name, SELECT) from warehouse/sql/NN_schema.view.sql, in file order."""
+    folder = resources.files("warehouse") / "sql"
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".sql"):
+            name = entry.name.removesuffix(".sql").split("_", 1)[1]
+            found.append((name, entry.read_text(encoding="utf-8")))
+    return found
+
+
+def create_views(con: duckdb.DuckDBPyConnection, lake: Lake) -> None:
+    for schema in SCHEMAS:
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    if lake.root.exists():
+        for table_dir in sorted(p for p in lake.root.iterdir() if p.is_dir() and not p.name.startswith("_")):
+            if not any(table_dir.rglob("*.parquet")):
+                continue
+            glob = lake.glob(table_dir.name).replace("'", "''")
+            con.execute(
+                f"CREATE OR REPLACE VIEW raw.{table_dir.name} AS "
+                f"SELECT * FROM read_parquet('{glob}', union_by_name = true)"
+            )
+    for name, sql in view_definitions():
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
+    existing = {r[0] for r in con.execute(
+        "SELECT view_name FROM duckdb_views() WHERE schema_name = 'raw'").fetchall()}
+    for table in ANALYTICS_TABLES:
+        if table in existing:
+            con.execute(f"CREATE OR REPLACE VIEW eval.{table} AS SELECT * FROM raw.{table}")
+
+
+def build_catalog(catalog: Path, lake: Lake) -> Path:
+    """Rebuild the catalog beside the old one and swap it in with one rename."""
+    lake.ensure_schemas()
+    catalog.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=".etalon.", suffix=".duckdb.tmp", dir=catalog.parent)
+    os.close(fd)
+    os.unlink(tmp_name)  # DuckDB wants to create the file itself
+    tmp = Path(tmp_name)
+    try:
+        con = duckdb.connect(str(tmp))
+        try:
+            create_views(con, lake)
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, catalog)
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            if leftover.exists():
+                leftover.unlink()
+    return catalog
+
+
+def connect(catalog: Path, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+    return duckdb.connect(str(catalog), read_only=read_only)

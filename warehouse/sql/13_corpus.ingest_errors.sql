@@ -1,0 +1,1 @@
+SELECT source, file, reason, detail, "at", "position" FROM raw.ingest_errors

@@ -1,0 +1,1 @@
+SELECT file, line, field, message, "at" FROM raw.etalon_errors
