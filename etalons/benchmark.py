@@ -25,7 +25,9 @@ class BenchmarkConfig(BaseModel):
 
     name: str = Field(min_length=1)
     methodology: Methodology
-    canary: str = Field(pattern=CANARY_PATTERN, description="32 lower-case hex characters, random per benchmark")
+    canary: str = Field(
+        pattern=CANARY_PATTERN, description="32 lower-case hex characters, random per benchmark"
+    )
     description: str | None = None
     weights: dict[str, Any] = Field(default_factory=dict, description="Optional; else the methodology's")
     thresholds: dict[str, Any] = Field(default_factory=dict, description="Optional; else the methodology's")

@@ -88,7 +88,9 @@ def load_benchmarks(root: Path, extract: Extractor | None = None) -> LoadResult:
     result = LoadResult()
     shown_root = root.name or str(root)
     if not root.is_dir():
-        result.errors.append(EtalonError(str(root), None, None, "expected a folder of benchmarks, found none"))
+        result.errors.append(
+            EtalonError(str(root), None, None, "expected a folder of benchmarks, found none")
+        )
         return result
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
         _load_benchmark(folder, f"{shown_root}/{folder.name}", extract, result)
@@ -102,8 +104,14 @@ def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result:
     config_path = folder / BENCHMARK_FILE
     if not config_path.is_file():
         if files:
-            result.errors.append(EtalonError(f"{shown}/{BENCHMARK_FILE}", None, None, "missing: expected the "
-                                             "benchmark's name, methodology and canary"))
+            result.errors.append(
+                EtalonError(
+                    f"{shown}/{BENCHMARK_FILE}",
+                    None,
+                    None,
+                    "missing: expected the benchmark's name, methodology and canary",
+                )
+            )
             result.errors.extend(_skipped(files, shown))
         return
     config = _parse(config_path, f"{shown}/{BENCHMARK_FILE}", BenchmarkConfig, result.errors)
@@ -134,16 +142,26 @@ def _load_etalon(
     etalon, root, file_hash = parsed
     problems: list[EtalonError] = []
     if etalon.benchmark is not None and etalon.benchmark != benchmark.id:
-        problems.append(EtalonError(shown, line_of(root, ["benchmark"]), "benchmark",
-                                    f"expected the folder's name {benchmark.id!r}, got {etalon.benchmark!r}"))
+        problems.append(
+            EtalonError(
+                shown,
+                line_of(root, ["benchmark"]),
+                "benchmark",
+                f"expected the folder's name {benchmark.id!r}, got {etalon.benchmark!r}",
+            )
+        )
     if extract is not None:
         for i, source in enumerate(etalon.sources):
             if not extract(source.citation, etalon.jurisdiction):
-                problems.append(EtalonError(
-                    shown, line_of(root, ["sources", i, "citation"]), f"sources[{i + 1}].citation",
-                    f"expected a citation of a norm or a decision ({etalon.jurisdiction}), "
-                    f"none recognised in {source.citation!r}",
-                ))
+                problems.append(
+                    EtalonError(
+                        shown,
+                        line_of(root, ["sources", i, "citation"]),
+                        f"sources[{i + 1}].citation",
+                        f"expected a citation of a norm or a decision ({etalon.jurisdiction}), "
+                        f"none recognised in {source.citation!r}",
+                    )
+                )
     if problems:
         errors.extend(problems)
         return None
@@ -151,9 +169,7 @@ def _load_etalon(
     return LoadedEtalon(benchmark.id, etalon, shown, methodology, file_hash, line_of(root, ["code"]))
 
 
-def _parse(
-    path: Path, shown: str, model: type[M], errors: list[EtalonError]
-) -> tuple[M, Node, str] | None:
+def _parse(path: Path, shown: str, model: type[M], errors: list[EtalonError]) -> tuple[M, Node, str] | None:
     """Bytes -> text -> YAML -> model, each step's failure reported with its line."""
     try:
         raw = path.read_bytes()
@@ -161,19 +177,24 @@ def _parse(
         errors.append(EtalonError(shown, None, None, f"cannot be read: {exc.strerror}"))
         return None
     if len(raw) > MAX_FILE_BYTES:
-        errors.append(EtalonError(shown, None, None, f"expected at most {MAX_FILE_BYTES} bytes, got {len(raw)}"))
+        errors.append(
+            EtalonError(shown, None, None, f"expected at most {MAX_FILE_BYTES} bytes, got {len(raw)}")
+        )
         return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        errors.append(EtalonError(shown, raw[: exc.start].count(b"\n") + 1, None, "expected UTF-8 text, got bytes that are not"))
+        errors.append(
+            EtalonError(
+                shown, raw[: exc.start].count(b"\n") + 1, None, "expected UTF-8 text, got bytes that are not"
+            )
+        )
         return None
     try:
         root = compose(text)
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        errors.append(EtalonError(shown, mark.line + 1 if mark is not None else None, None, f"YAML syntax error: {exc.problem or exc.context}"))
+        errors.append(_syntax_error(shown, exc))
         return None
     except yaml.YAMLError as exc:
         errors.append(EtalonError(shown, None, None, f"YAML error: {exc}"))
@@ -195,7 +216,18 @@ def _parse(
     return instance, root, hashlib.sha256(raw).hexdigest()[:16]
 
 
-def _validation_errors(exc: ValidationError, shown: str, root: Node, model: type[BaseModel]) -> list[EtalonError]:
+def _syntax_error(shown: str, exc: yaml.MarkedYAMLError) -> EtalonError:
+    """The line where YAML gave up, and where the construct it was reading began (an unclosed bracket)."""
+    mark = exc.problem_mark or exc.context_mark
+    message = f"YAML syntax error: {exc.problem or exc.context}"
+    if exc.context and exc.context_mark is not None and exc.problem_mark is not None:
+        message += f", {exc.context} started on line {exc.context_mark.line + 1}"
+    return EtalonError(shown, mark.line + 1 if mark is not None else None, None, message)
+
+
+def _validation_errors(
+    exc: ValidationError, shown: str, root: Node, model: type[BaseModel]
+) -> list[EtalonError]:
     out: list[EtalonError] = []
     for error in exc.errors():
         loc = list(error["loc"])
@@ -232,10 +264,14 @@ def _drop_duplicate_codes(result: LoadResult) -> None:
     for code in sorted(clashes):
         for loaded in files[code]:
             others = ", ".join(o.file for o in files[code] if o is not loaded)
-            result.errors.append(EtalonError(
-                loaded.file, loaded.code_line, "code",
-                f"expected a code no other etalon uses, got {code!r}, also used by {others}",
-            ))
+            result.errors.append(
+                EtalonError(
+                    loaded.file,
+                    loaded.code_line,
+                    "code",
+                    f"expected a code no other etalon uses, got {code!r}, also used by {others}",
+                )
+            )
     result.etalons = [loaded for loaded in result.etalons if loaded.code not in clashes]
 
 
@@ -248,10 +284,14 @@ def _flag_shared_canaries(result: LoadResult, shown_root: str) -> None:
         if len(group) > 1:
             for benchmark in group:
                 others = ", ".join(b.id for b in group if b is not benchmark)
-                result.errors.append(EtalonError(
-                    f"{shown_root}/{benchmark.id}/{BENCHMARK_FILE}", None, "canary",
-                    f"expected a canary of this benchmark's own, got the one of {others}",
-                ))
+                result.errors.append(
+                    EtalonError(
+                        f"{shown_root}/{benchmark.id}/{BENCHMARK_FILE}",
+                        None,
+                        "canary",
+                        f"expected a canary of this benchmark's own, got the one of {others}",
+                    )
+                )
 
 
 def _library_extractor() -> Extractor | None:

@@ -43,7 +43,9 @@ class Source(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
 
-    citation: str = Field(min_length=1, description="One citation, e.g. 'ст. 1152 ГК РФ' or 'art. 1.272 C.civ.'")
+    citation: str = Field(
+        min_length=1, description="One citation, e.g. 'ст. 1152 ГК РФ' or 'art. 1.272 C.civ.'"
+    )
     priority: Priority
     condition: str | None = Field(
         default=None,
@@ -51,7 +53,8 @@ class Source(BaseModel):
         description="Required for conditional sources: when the source applies, in words",
     )
     points: list[str] = Field(
-        default_factory=list, description="Court practice: the points (пункты, paragrafe) the answer must cite"
+        default_factory=list,
+        description="Court practice: the points (пункты, paragrafe) the answer must cite",
     )
 
     @field_validator("condition")
@@ -75,7 +78,9 @@ class Etalon(BaseModel):
     difficulty: int = Field(ge=1, le=3)
     type: EtalonType
     methodology: Methodology | None = Field(default=None, description="Optional; else the benchmark's")
-    question: str = Field(min_length=1, description="The case as a client puts it: all a system under test sees")
+    question: str = Field(
+        min_length=1, description="The case as a client puts it: all a system under test sees"
+    )
     decisive_issue: str = Field(min_length=1)
     solution_fact: str | None = None
     branches: list[str] = Field(default_factory=list, description="What a complete answer must treat")

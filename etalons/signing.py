@@ -52,7 +52,9 @@ def sign(loaded: LoadedEtalon, checks: Sequence[SourceCheck], by: str, at: str) 
     missing = [i for i in range(1, len(loaded.etalon.sources) + 1) if i not in verified]
     if missing:
         shown = ", ".join(f"sources[{i}]" for i in missing)
-        raise SigningRefused(loaded.code, f"not verified against the corpus for version {loaded.version}: {shown}")
+        raise SigningRefused(
+            loaded.code, f"not verified against the corpus for version {loaded.version}: {shown}"
+        )
     bad = unresolved(mine)
     if bad:
         raise SigningRefused(loaded.code, f"{len(bad)} source(s) not found in the corpus", bad)

@@ -66,26 +66,28 @@ def verify_sources(
         resolutions = list(resolve(found, lookup)) if found else []
         first = found[0] if found else None
         status, reason = _combine(resolutions)
-        rows.append(SourceCheck(
-            benchmark=etalon.benchmark,
-            code=etalon.code,
-            version=etalon.version,
-            index=index,
-            citation=source.citation,
-            priority=source.priority,
-            condition=source.condition,
-            kind=_get(first, "kind"),
-            act=_get(first, "act"),
-            article=_get(first, "article"),
-            article_to=_get(first, "article_to"),
-            part=_get(first, "part"),
-            court=_get(first, "court"),
-            number=_get(first, "number"),
-            point=_get(first, "point"),
-            status=status,
-            reason=reason,
-            points=", ".join(source.points) or None,
-        ))
+        rows.append(
+            SourceCheck(
+                benchmark=etalon.benchmark,
+                code=etalon.code,
+                version=etalon.version,
+                index=index,
+                citation=source.citation,
+                priority=source.priority,
+                condition=source.condition,
+                kind=_get(first, "kind"),
+                act=_get(first, "act"),
+                article=_get(first, "article"),
+                article_to=_get(first, "article_to"),
+                part=_get(first, "part"),
+                court=_get(first, "court"),
+                number=_get(first, "number"),
+                point=_get(first, "point"),
+                status=status,
+                reason=reason,
+                points=", ".join(source.points) or None,
+            )
+        )
     return rows
 
 
@@ -103,8 +105,14 @@ def report(etalon: LoadedEtalon, checks: Sequence[SourceCheck]) -> str:
     """The per-etalon verification report, in Markdown, as the signing lawyer reads it."""
     bad = unresolved(checks)
     verdict = "can be signed" if not bad else f"cannot be signed: {len(bad)} source(s) unresolved"
-    lines = [f"# {etalon.code} — {etalon.etalon.title}", "", f"Version {etalon.version}: {verdict}.", "",
-             "| # | citation | priority | status | why |", "|---|---|---|---|---|"]
+    lines = [
+        f"# {etalon.code} — {etalon.etalon.title}",
+        "",
+        f"Version {etalon.version}: {verdict}.",
+        "",
+        "| # | citation | priority | status | why |",
+        "|---|---|---|---|---|",
+    ]
     for c in checks:
         lines.append(f"| {c.index} | {_cell(c.citation)} | {c.priority} | {c.status} | {_cell(c.reason)} |")
     return "\n".join(lines) + "\n"

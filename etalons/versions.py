@@ -124,6 +124,9 @@ def latest(history: Sequence[EtalonVersion]) -> dict[str, EtalonVersion]:
     """The most recently seen version of each code."""
     out: dict[str, EtalonVersion] = {}
     for row in history:
-        if row.code not in out or (row.last_seen, row.first_seen) > (out[row.code].last_seen, out[row.code].first_seen):
+        if row.code not in out or (row.last_seen, row.first_seen) > (
+            out[row.code].last_seen,
+            out[row.code].first_seen,
+        ):
             out[row.code] = row
     return out
