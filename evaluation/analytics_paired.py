@@ -1,0 +1,131 @@
+"""eval.paired: two systems compared on the same etalons, never as two independent means.
+
+Two systems answer the same questions, so their errors are correlated; the four counts (both right, only A, only
+B, neither), the exact McNemar test on the discordant pairs and a paired bootstrap of the score difference keep
+that structure (seeds/002, worked example A). Counts for all pairs of a benchmark come from matrix products over a
+(row x system) layout instead of a self-join, which would grow with the square of the number of systems.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_intervals, prepare_scores
+from evaluation.stats import mcnemar_exact
+
+PAIRED_SCHEMA: dict[str, pl.DataType] = {
+    "benchmark": pl.Utf8(), "system_a": pl.Utf8(), "system_b": pl.Utf8(), "n": pl.Int64(), "both": pl.Int64(),
+    "only_a": pl.Int64(), "only_b": pl.Int64(), "neither": pl.Int64(), "mcnemar_p": pl.Float64(),
+    "diff": pl.Float64(), "diff_low": pl.Float64(), "diff_high": pl.Float64(), "mean_a": pl.Float64(),
+    "mean_b": pl.Float64(), "etalons": pl.Int64(),
+}
+
+
+def _paired_rows(scores: pl.DataFrame, include_indicative: bool) -> pl.DataFrame:
+    """Scored rows, one per (benchmark, system, code, attempt): if an etalon changed version, the latest wins."""
+    rows = prepare_scores(scores).filter(pl.col("score").is_not_null() & (pl.col("status") != "error"))
+    if not include_indicative:
+        rows = rows.filter(~pl.col("indicative"))
+    return (
+        rows.sort("version")
+        .unique(["benchmark", "system", "code", "attempt"], keep="last")
+        .select("benchmark", "system", "code", "attempt", "score", (pl.col("verdict") == "positive").fill_null(False)
+                .alias("positive"))
+    )
+
+
+def _benchmark_pairs(
+    benchmark: str, rows: pl.DataFrame
+) -> tuple[dict[str, list[object]], pl.DataFrame]:
+    systems = sorted(rows["system"].unique().to_list())
+    rows = rows.with_columns(
+        pl.col("system").replace_strict(systems, list(range(len(systems)))).alias("_s"),
+        pl.struct("code", "attempt").rank("dense").cast(pl.Int64).sub(1).alias("_r"),
+        pl.col("code").rank("dense").cast(pl.Int64).sub(1).alias("_g"),
+    )
+    height = int(rows["_r"].max()) + 1  # type: ignore[arg-type]
+    k = len(systems)
+    present = np.zeros((height, k))
+    score = np.zeros((height, k))
+    positive = np.zeros((height, k))
+    r, s = rows["_r"].to_numpy(), rows["_s"].to_numpy()
+    present[r, s] = 1.0
+    score[r, s] = rows["score"].to_numpy()
+    positive[r, s] = rows["positive"].to_numpy().astype(np.float64)
+    n = present.T @ present
+    both = positive.T @ positive
+    only_a = positive.T @ present - both
+    only_b = present.T @ positive - both
+    sum_a = score.T @ present  # [a, b]: A's scores on the rows both answered
+    sum_b = present.T @ score
+    row_code = np.zeros(height, dtype=np.int64)
+    row_code[rows["_r"].to_numpy()] = rows["_g"].to_numpy()
+    codes = rows.select("_g", "code").unique("_g").sort("_g")["code"].to_list()
+    table: dict[str, list[object]] = {c: [] for c in PAIRED_SCHEMA}
+    cluster_frames: list[pl.DataFrame] = []
+    for a in range(k):
+        diff_rows = score[:, a : a + 1] * present - present[:, a : a + 1] * score  # row x b
+        both_rows = present[:, a : a + 1] * present
+        for b in range(a + 1, k):
+            pairs = int(n[a, b])
+            if pairs == 0:
+                continue
+            cluster_sum = np.bincount(row_code, weights=diff_rows[:, b], minlength=len(codes))
+            cluster_size = np.bincount(row_code, weights=both_rows[:, b], minlength=len(codes))
+            used = cluster_size > 0
+            cluster_frames.append(pl.DataFrame({
+                "system_a": systems[a], "system_b": systems[b],
+                "code": np.asarray(codes, dtype=object)[used].tolist(),
+                "_sum": cluster_sum[used], "_size": cluster_size[used],
+            }))
+            counts = [int(both[a, b]), int(only_a[a, b]), int(only_b[a, b])]
+            values: list[object] = [
+                benchmark, systems[a], systems[b], pairs, *counts, pairs - sum(counts),
+                mcnemar_exact(counts[1], counts[2]), (sum_a[a, b] - sum_b[a, b]) / pairs, None, None,
+                sum_a[a, b] / pairs, sum_b[a, b] / pairs, int(used.sum()),
+            ]
+            for column, value in zip(PAIRED_SCHEMA, values, strict=True):
+                table[column].append(value)
+    clusters = pl.concat(cluster_frames) if cluster_frames else pl.DataFrame()
+    return table, clusters
+
+
+def paired(
+    scores: pl.DataFrame,
+    include_indicative: bool = False,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> pl.DataFrame:
+    """Every unordered pair of systems (system_a < system_b) on their shared (benchmark, code, attempt) rows.
+
+    `both`/`only_a`/`only_b`/`neither` count the positive verdict; `diff` is mean score A - B with a paired
+    bootstrap interval resampling whole etalons (identical to `stats.paired_bootstrap(a, b, groups=codes)`)."""
+    rows = _paired_rows(scores, include_indicative)
+    pieces: list[pl.DataFrame] = []
+    for (benchmark,), group in rows.group_by(["benchmark"], maintain_order=True):
+        table, clusters = _benchmark_pairs(str(benchmark), group)
+        frame = pl.DataFrame(table, schema=PAIRED_SCHEMA)
+        if frame.height == 0:
+            continue
+        intervals = cluster_intervals(clusters, ["system_a", "system_b"], "code", resamples, seed)
+        frame = frame.drop("diff_low", "diff_high").join(
+            intervals.rename({"ci_low": "diff_low", "ci_high": "diff_high"}), on=["system_a", "system_b"]
+        )
+        pieces.append(frame.select(list(PAIRED_SCHEMA)))
+    if not pieces:
+        return pl.DataFrame(schema=PAIRED_SCHEMA)
+    return pl.concat(pieces).sort("benchmark", "system_a", "system_b")
+
+
+def both_orientations(table: pl.DataFrame) -> pl.DataFrame:
+    """The paired table with each pair also as (B, A), so that a query can filter on system_a alone."""
+    swapped = table.with_columns(
+        pl.col("system_b").alias("system_a"), pl.col("system_a").alias("system_b"),
+        pl.col("only_b").alias("only_a"), pl.col("only_a").alias("only_b"),
+        (-pl.col("diff")).alias("diff"), (-pl.col("diff_high")).alias("diff_low"),
+        (-pl.col("diff_low")).alias("diff_high"), pl.col("mean_b").alias("mean_a"), pl.col("mean_a").alias("mean_b"),
+    )
+    return pl.concat([table, swapped.select(table.columns)]).sort("benchmark", "system_a", "system_b")
+
+
