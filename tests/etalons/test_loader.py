@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from etalons.loader import load_benchmarks
-from tests.etalons.conftest import BENCHMARK_YAML, CANARY, ETALON_YAML, write_benchmark
+from tests.etalons.etalon_files import BENCHMARK_YAML, CANARY, ETALON_YAML, write_benchmark
 
 CASES: list[dict[str, Any]] = yaml.safe_load(Path(__file__).with_name("bad_inputs.yaml").read_text("utf-8"))[
     "cases"
