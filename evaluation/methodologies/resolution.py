@@ -20,6 +20,10 @@ IRAC_WITH_ANALYSIS = "correct_and_contains_analysis"
 # A human settling an IRAC element decides the analysis too, so the review offers the middle case.
 IRAC_REVIEW_OPTIONS = ("correct", "correct_but_no_analysis", "incorrect")
 _NO_QUOTE_NEEDED = frozenset({"no", "incorrect"})
+# Hallucination categories (evaluation/candidates.py) the corpus cannot settle even when both runs
+# confirm: a decision may be missing from an incomplete case-law base, and a figure may come from a
+# legitimate calculation. The seed sends these to a human instead of failing the answer.
+UNSETTLED_CATEGORIES = frozenset({"invented_case_law", "invented_figure"})
 
 
 def review_options(element: Element) -> tuple[str, ...]:
@@ -77,7 +81,7 @@ def _automatic(
         if missing:
             which = ", ".join(map(str, missing))
             return None, f"the quote of run {which} is not found in the answer"
-        if element.kind == "hallucination" and element.detail.get("settled") is False:
+        if element.kind == "hallucination" and _unsettled(element):
             return None, "the corpus cannot settle this possible hallucination"
     return agreed, None
 
@@ -120,6 +124,12 @@ def irac_outcome(detail: str | None) -> str | None:
     if case in ("correct_but_no_analysis", "incorrect"):
         return "correct_but_no_analysis"
     return None
+
+
+def _unsettled(element: Element) -> bool:
+    if element.detail.get("settled") is False:
+        return True
+    return element.detail.get("category") in UNSETTLED_CATEGORIES
 
 
 def _latest_per_run(judgments: Sequence[Judgment]) -> dict[int, Judgment]:

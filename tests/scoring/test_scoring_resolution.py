@@ -12,6 +12,9 @@ from evaluation.records import Judgment
 ISSUE = Element("issue", "issue", "the decisive issue")
 CRITICAL = Element("critical:1", "critical", "inverse rule")
 UNSETTLED = Element("hallucination:1", "hallucination", "a decision the corpus lacks", detail={"settled": False})
+FIGURE = Element("hallucination:3", "hallucination", "a sum", detail={"category": "invented_figure"})
+MISSING_DECISION = Element("hallucination:4", "hallucination", "a decision",
+                           detail={"category": "invented_case_law"})
 SETTLED = Element("hallucination:2", "hallucination", "an article that does not exist")
 CONCLUSION = Element("conclusion", "conclusion", "ref", options=("correct", "partial", "incorrect"))
 
@@ -36,6 +39,9 @@ CONCLUSION = Element("conclusion", "conclusion", "ref", options=("correct", "par
         (UNSETTLED, runs("hallucination:1", "yes", "yes"), None,
          "the corpus cannot settle this possible hallucination"),
         (SETTLED, runs("hallucination:2", "yes", "yes"), "yes", None),
+        (FIGURE, runs("hallucination:3", "yes", "yes"), None, "the corpus cannot settle this possible hallucination"),
+        (MISSING_DECISION, runs("hallucination:4", "yes", "yes"), None,
+         "the corpus cannot settle this possible hallucination"),
         (CONCLUSION, runs("conclusion", "partial", "partial"), "partial", None),
         (CONCLUSION, runs("conclusion", "incorrect", "incorrect", found=False), "incorrect", None),
         (CONCLUSION, runs("conclusion", "correct", "partial"), None,
