@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from etalons.loader import LoadedEtalon
@@ -49,6 +49,12 @@ class SourceCheck:
     @property
     def resolved(self) -> bool:
         return self.status in RESOLVED
+
+    def to_row(self) -> dict[str, object]:
+        """The row for the warehouse's `etalon_sources` table, where the position is named `idx`."""
+        row = asdict(self)
+        row["idx"] = row.pop("index")
+        return row
 
     def describe(self) -> str:
         return f"sources[{self.index}] {self.citation!r}: {self.status} ({self.reason})"
