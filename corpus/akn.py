@@ -1,0 +1,156 @@
+"""Akoma Ntoso (OASIS LegalDocML) acts, bills and judgments, final 3.0 namespace or the WD17 draft.
+
+The hierarchy elements that carry a ``num`` are units; the outermost (article or section) is the
+article and deeper levels extend its path. Namespaces are matched by local name so documents in
+either namespace, or mixing prefixes, read the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from corpus.model import IN_FORCE, REPEALED, IngestFailure
+from corpus.ru_structure import RawUnit, clean
+
+AKN_NAMESPACES = frozenset({
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0",
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/WD17",
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13",
+    "http://www.akomantoso.org/2.0",
+})
+DOC_TYPES = frozenset({"act", "bill", "judgment", "doc", "debate", "debateReport", "amendment", "portion",
+                       "statement", "officialGazette", "documentCollection", "amendmentList"})
+TOP = frozenset({"article", "section", "rule"})
+SUB = frozenset({"paragraph", "subsection", "point", "subparagraph", "clause", "subclause", "item", "indent",
+                 "alinea", "list"})
+CONTEXT = frozenset({"part", "title", "chapter", "subchapter", "book", "subtitle", "division", "subdivision",
+                     "subpart", "tome"})
+KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law"}
+_NUM_CLEAN = re.compile(r"^(?:art(?:icle|\.)?|section|sec\.|§|articolul|статья)\s*", re.I)
+
+
+@dataclass(frozen=True)
+class AknDoc:
+    doc_type: str
+    work_uri: str | None
+    country: str | None
+    number: str | None
+    date: str | None
+    title: str
+    units: list[RawUnit]
+
+
+def _local(el: etree._Element) -> str:
+    tag = el.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1]
+
+
+def _num(el: etree._Element) -> str | None:
+    for child in el:
+        if _local(child) == "num":
+            return clean("".join(child.itertext()))
+    return None
+
+
+def _norm_num(num: str) -> str:
+    n = _NUM_CLEAN.sub("", num).strip()
+    n = n.strip("()[]. ").rstrip(".)")
+    return n.replace(" ", "")
+
+
+def _heading(el: etree._Element) -> str | None:
+    for child in el:
+        if _local(child) == "heading":
+            return clean("".join(child.itertext())) or None
+    return None
+
+
+def _text(el: etree._Element) -> str:
+    parts: list[str] = []
+    for node in el.iter():
+        ln = _local(node)
+        if ln in ("p", "heading", "num", "li", "td", "listIntroduction", "listWrapUp", "blockContainer"):
+            t = clean("".join(node.itertext()))
+            if t and ln != "num" and ln != "heading":
+                parts.append(t)
+    return "\n".join(parts)
+
+
+def parse_akn(root: etree._Element) -> AknDoc:
+    ns = etree.QName(root).namespace
+    if _local(root) != "akomaNtoso" or ns not in AKN_NAMESPACES:
+        raise IngestFailure("not_akoma_ntoso", f"root element {root.tag} is not an Akoma Ntoso document", "line 1")
+    doc = next((c for c in root if _local(c) in DOC_TYPES), None)
+    if doc is None:
+        raise IngestFailure("not_akoma_ntoso", "no act/bill/judgment/doc element under akomaNtoso", "line 1")
+    doc_type = _local(doc)
+    if doc_type == "documentCollection":
+        inner = next((el for el in doc.iter() if _local(el) in ("act", "bill")), None)
+        doc = inner if inner is not None else doc
+        doc_type = _local(doc)
+    work_uri = country = number = date = None
+    for el in doc.iter():
+        ln = _local(el)
+        if ln == "FRBRWork":
+            for c in el:
+                lc = _local(c)
+                if lc == "FRBRthis" and work_uri is None:
+                    work_uri = c.get("value")
+                elif lc == "FRBRcountry":
+                    country = c.get("value")
+                elif lc == "FRBRnumber":
+                    number = c.get("value")
+                elif lc == "FRBRdate" and date is None:
+                    date = c.get("date")
+            break
+    title = ""
+    for el in doc.iter():
+        if _local(el) in ("docTitle", "shortTitle", "longTitle"):
+            title = clean("".join(el.itertext()))
+            if title:
+                break
+    units = _units(doc, doc_type)
+    return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units)
+
+
+def _units(doc: etree._Element, doc_type: str) -> list[RawUnit]:
+    out: list[RawUnit] = []
+    seen: set[str] = set()
+
+    def walk(el: etree._Element, article: str | None, path: str | None, ctx: list[str]) -> None:
+        for child in el:
+            ln = _local(child)
+            if ln in ("meta", "preface", "preamble", "conclusions", "attachments", "components", "coverPage"):
+                continue
+            num = _num(child)
+            if ln in CONTEXT:
+                label = " ".join(x for x in (num, _heading(child)) if x)
+                walk(child, article, path, [*ctx, label] if label else ctx)
+                continue
+            is_unit = num is not None and (ln in TOP or ln in SUB or (doc_type == "judgment" and ln in ("item",)))
+            if is_unit and num is not None:
+                n = _norm_num(num) or (child.get("eId") or "").rsplit("_", 1)[-1]
+                if path is None or (ln in TOP and article is None):
+                    new_article, new_path, kind = n, n, ("point" if doc_type == "judgment" else "article")
+                else:
+                    new_article, new_path, kind = article, f"{path}/{n}", ln
+                base, i = new_path, 2
+                while new_path in seen:
+                    new_path = f"{base}~{i}"
+                    i += 1
+                seen.add(new_path)
+                text = _text(child)
+                status = REPEALED if child.get("status") in ("removed", "repealed") else IN_FORCE
+                out.append(RawUnit(new_article, new_path, kind, num, _heading(child), text, status,
+                                   " / ".join(ctx) or None))
+                walk(child, new_article, new_path, ctx)
+            else:
+                walk(child, article, path, ctx)
+
+    walk(doc, None, None, [])
+    return out

@@ -1,0 +1,256 @@
+"""Files and folders of official texts -> Documents, with every failure kept as an IngestError.
+
+One bad file never stops a batch: each reader raises :class:`IngestFailure` with a reason and a
+position, and the generator yields it as a record while the walk goes on. Nothing is written here,
+so nothing half-written can reach the warehouse views.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from corpus.acts import act_for_name, act_for_ru_law, ru_law_number
+from corpus.akn import KIND_MAP, parse_akn
+from corpus.decoding import decode
+from corpus.docx import docx_lines
+from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
+from corpus.model import IN_FORCE, Document, IngestError, IngestFailure, Unit
+from corpus.ro_json import parse_record
+from corpus.ro_markdown import parse_markdown
+from corpus.ru_html import read_portal_html
+from corpus.ru_resolution import iso_date, looks_like_resolution, parse_points, resolution_meta
+from corpus.ru_structure import ARTICLE, Line, RawUnit, clean, lines_from_text, parse_articles
+
+SKIP_NAMES = re.compile(r"^(?:README|SOURCES|LICENSE|CHANGELOG)\b", re.I)
+SUFFIXES = frozenset({".html", ".htm", ".txt", ".docx", ".md", ".xml", ".json", ".jsonl"})
+_SLUG = re.compile(r"[^0-9a-zа-яё]+")
+_RU_TYPE_LINE = re.compile(r"^(ФЕДЕРАЛЬНЫЙ\s+КОНСТИТУЦИОННЫЙ\s+ЗАКОН|ФЕДЕРАЛЬНЫЙ\s+ЗАКОН|ЗАКОН|КОДЕКС.*)$")
+_RU_NUMBER = re.compile(r"(?:№|\bN)\s*(\d+(?:-[IVX]+|-ФЗ|-ФКЗ|-\d)?)\b")
+_GK_PART = re.compile(r"^ЧАСТЬ\s+(ПЕРВАЯ|ВТОРАЯ|ТРЕТЬЯ|ЧЕТВЕРТАЯ)\s*$", re.I)
+_PART_NO = {"первая": "1", "вторая": "2", "третья": "3", "четвертая": "4"}
+_SIGNED = re.compile(r"(\d{1,2}\s+[а-я]+\s+\d{4})\s*(?:года|г\.)?\s*(?:№|N)\s*(\d+-ФЗ)")
+_REDACTION = re.compile(r"\bот\s+(\d{2})\.(\d{2})\.(\d{4})")
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _slug(text: str) -> str:
+    return _SLUG.sub("-", text.lower()).strip("-")[:80] or "doc"
+
+
+def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document | IngestError]:
+    """Every document under ``path`` (a file or a folder, recursively, in a stable order)."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+        for f in files:
+            if SKIP_NAMES.match(f.name):
+                continue
+            yield from parse_file(f, source, limits=limits)
+    elif path.exists():
+        yield from parse_file(path, source, limits=limits)
+    else:
+        yield IngestError(source, str(path), "not_found", "no such file or folder", None)
+
+
+def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document | IngestError]:
+    suffix = path.suffix.lower()
+    try:
+        if suffix not in SUFFIXES:
+            raise IngestFailure("unsupported_format", f"unknown extension {suffix or '(none)'}; expected one of "
+                                f"{', '.join(sorted(SUFFIXES))}")
+        if suffix == ".docx":
+            data = read_file(path, limits)
+            yield _ru_document(docx_lines(path, limits), [], None, path, source, _sha(data), "docx", None)
+            return
+        data = read_file(path, limits)
+        if not data.strip():
+            raise IngestFailure("empty", "the file is empty", "byte 0")
+        if suffix in (".json", ".jsonl"):
+            yield from _records(data, path, source, jsonl=suffix == ".jsonl")
+            return
+        if suffix == ".xml":
+            yield _akn_document(data, path, source)
+            return
+        text, how = decode(data, markup=suffix in (".html", ".htm"))
+        if suffix in (".html", ".htm"):
+            lines, titles, nd = read_portal_html(text)
+            yield _ru_document(lines, titles, nd, path, source, _sha(data), "portal-html", how)
+        elif suffix == ".md" and not _mostly_cyrillic(text):
+            yield _ro_markdown_document(text, path, source, _sha(data), how)
+        else:
+            yield _ru_document(lines_from_text(text), [], None, path, source, _sha(data), "text", how)
+    except IngestFailure as exc:
+        yield IngestError(source, str(path), exc.reason, exc.detail, exc.position)
+    except (OSError, etree.Error, ValueError, RecursionError, MemoryError) as exc:
+        yield IngestError(source, str(path), "unreadable", f"{type(exc).__name__}: {exc}", None)
+
+
+def _mostly_cyrillic(text: str) -> bool:
+    sample = text[:20000]
+    cyr = sum(1 for c in sample if "\u0400" <= c <= "\u04ff")
+    return cyr > len(sample) * 0.2
+
+
+def _finish(doc_id: str, act: str | None, raw: Sequence[RawUnit], file: Path) -> tuple[Unit, ...]:
+    if not raw:
+        raise IngestFailure("no_units", "no articles or numbered points found: not a document this ingester reads",
+                            None)
+    return tuple(
+        Unit(doc_id, act, u.article, u.path, u.kind, u.number, u.heading, u.text, i, u.status, u.context)
+        for i, u in enumerate(raw)
+    )
+
+
+# ---------------------------------------------------------------- Russia
+def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Path, source: str, digest: str,
+                 fmt: str, how: str | None) -> Document:
+    head = "\n".join([ln.text for ln in lines[:40] if ln.text][:15])
+    first_article = next((i for i, ln in enumerate(lines) if ARTICLE.match(ln.text)), None)
+    if looks_like_resolution(head):
+        meta = resolution_meta(lines)
+        raw = parse_points(lines)
+        doc_id = (f"ru/vs-plenum/{meta.date}/{meta.number}" if meta.date and meta.number
+                  else f"ru/resolution/{_slug(path.stem)}")
+        return Document(doc_id, "ru", None, "resolution", "Пленум Верховного Суда Российской Федерации", meta.court,
+                        meta.number, meta.date, meta.title, meta.date or digest[:16], IN_FORCE, source, str(path),
+                        digest, _finish(doc_id, None, raw, path), how, fmt)
+    raw = parse_articles(lines)
+    header = [ln.text for ln in (lines[:first_article] if first_article is not None else lines[:80]) if ln.text]
+    title, kind_word, number, part = _ru_title(titles or header, header)
+    lower = title.lower()
+    kind = "constitution" if "конституция" in lower else "code" if "кодекс" in lower else "law"
+    act = act_for_name(title, "ru") if kind != "law" else act_for_ru_law(kind_word, number, title)
+    signed_all = list(_SIGNED.finditer("\n".join(ln.text for ln in lines[-80:])))
+    signed = signed_all[-1] if signed_all else None
+    date = iso_date(" ".join(header[:6])) if fmt != "portal-html" else None
+    if signed and (fmt == "portal-html" or not number):
+        number = signed.group(2)
+    if signed and date is None:
+        date = iso_date(signed.group(1))
+    redactions = [f"{y}-{m}-{d}" for d, m, y in _REDACTION.findall(" ".join(header))]
+    version = f"{max(redactions)}+{digest[:8]}" if redactions else digest[:16]
+    if act is not None:
+        doc_id = f"{act}/part-{part}" if part else act
+    elif nd:
+        doc_id = f"ru/pravo/{nd}"
+    else:
+        doc_id = f"ru/{kind}/{_slug(path.stem)}"
+    display = f"{title}. Часть {part}" if part else title
+    return Document(doc_id, "ru", act, kind, None, None, number, date, display, version, IN_FORCE, source, str(path),
+                    digest, _finish(doc_id, act, raw, path), how, fmt)
+
+
+def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | None, str | None]:
+    """(title, type word, number, Civil Code part) from the title lines before the first article."""
+    number = None
+    for t in header[:15]:
+        m = _RU_NUMBER.search(t)
+        if m:
+            number = m.group(1)
+            break
+    parts = [t for t in titles if _GK_PART.match(t)]
+    part = _PART_NO.get(_GK_PART.match(parts[0]).group(1).lower()) if len(parts) == 1 else None  # type: ignore[union-attr]
+    for i, t in enumerate(titles):
+        if "кодекс" in t.lower() or "конституция" in t.lower():
+            return clean(t), "кодекс", number, part
+        m = _RU_TYPE_LINE.match(t)
+        if m:
+            rest: list[str] = []
+            for nxt in titles[i + 1 :]:
+                if nxt.startswith("(") or not nxt.isupper():
+                    break
+                rest.append(nxt)
+            name = clean(" ".join(rest)).capitalize()
+            return name or t, t, ru_law_number(number) if number and "-" in number else number, None
+    return (clean(titles[0]) if titles else ""), "", number, part
+
+
+# ---------------------------------------------------------------- Romania
+def _ro_markdown_document(text: str, path: Path, source: str, digest: str, how: str) -> Document:
+    title, raw = parse_markdown(text)
+    header = text[:3000]
+    act = act_for_name(title, "ro")
+    law = re.search(r"Legea\s+nr\.\s*\d+/\d{4}", header)
+    if act is None and law:
+        act = act_for_name(law.group(0), "ro")
+    lower = title.lower()
+    kind = "constitution" if "constitu" in lower else "code" if "cod" in lower else "law"
+    doc_id = act or f"ro/{kind}/{_slug(path.stem)}"
+    date = None
+    m = re.search(r"(?:Forma\s+\w+\s+la|din)\s+(\d{1,2}\s+\w+\s+\d{4})", header)
+    if m:
+        from corpus.ro_json import DATE as RO_DATE
+
+        d = RO_DATE.search("din " + m.group(1))
+        if d:
+            from corpus.ro_json import _RO_MONTHS
+
+            date = f"{int(d.group(3)):04d}-{_RO_MONTHS[d.group(2).lower()]:02d}-{int(d.group(1)):02d}"
+    number = law.group(0).split("nr.")[1].strip() if law else None
+    version = f"{date}+{digest[:8]}" if date else digest[:16]
+    return Document(doc_id, "ro", act, kind, None, None, number, date, title, version, IN_FORCE, source, str(path),
+                    digest, _finish(doc_id, act, raw, path), how, "markdown")
+
+
+def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[Document | IngestError]:
+    text, _how = decode(data, markup=False)
+    items: list[tuple[str, Any]] = []
+    if jsonl:
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                items.append((f"line {i}", json.loads(line)))
+            except json.JSONDecodeError as exc:
+                yield IngestError(source, str(path), "malformed_json", exc.msg, f"line {i}")
+    else:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise IngestFailure("malformed_json", exc.msg, f"line {exc.lineno}") from None
+        if isinstance(obj, dict) and "Text" in obj:
+            items.append(("record 1", obj))
+        elif isinstance(obj, list) and obj and all(isinstance(o, dict) and "Text" in o for o in obj):
+            items.extend((f"record {i}", o) for i, o in enumerate(obj, 1))
+        else:
+            raise IngestFailure("unsupported_format", "JSON that is not a legislatie.just.ro record (Titlu, Text, ...) "
+                                "nor a list of them", "byte 0")
+    for position, rec in items:
+        try:
+            if not isinstance(rec, dict):
+                raise IngestFailure("malformed_record", "expected a JSON object", position)
+            digest = _sha(json.dumps(rec, sort_keys=True, ensure_ascii=False).encode())
+            r = parse_record(rec, position)
+            if not r.units:
+                # narrative records (communiqués, reports) have no articles: the whole text is one unit
+                r.units.append(RawUnit(None, "text", "text", "", None, clean(str(rec.get("Text"))), IN_FORCE, None))
+            units = tuple(Unit(r.doc_id, r.act, u.article, u.path, u.kind, u.number, u.heading, u.text, i, u.status,
+                               u.context) for i, u in enumerate(r.units))
+            yield Document(r.doc_id, "ro", r.act, r.kind, r.issuer, r.court, r.number, r.date, r.title,
+                           f"{r.date}+{digest[:8]}" if r.date else digest[:16], IN_FORCE, source, f"{path}#{position}",
+                           digest, units, "utf-8 (JSON)", "legislatie-json")
+        except IngestFailure as exc:
+            yield IngestError(source, str(path), exc.reason, exc.detail, exc.position or position)
+
+
+# ---------------------------------------------------------------- Akoma Ntoso
+def _akn_document(data: bytes, path: Path, source: str) -> Document:
+    root = parse_xml(data)
+    d = parse_akn(root)
+    jurisdiction = (d.country or "xx").lower()[:8]
+    doc_id = f"akn:{d.work_uri}" if d.work_uri else f"akn/{_slug(path.stem)}"
+    kind = KIND_MAP.get(d.doc_type, d.doc_type)
+    act = act_for_name(d.title, jurisdiction) if jurisdiction in ("ru", "ro") else None
+    digest = _sha(data)
+    return Document(doc_id, jurisdiction, act, kind, None, None, d.number, d.date, d.title, digest[:16], IN_FORCE,
+                    source, str(path), digest, _finish(doc_id, act, d.units, path), "xml", "akoma-ntoso")

@@ -1,0 +1,32 @@
+"""Article numbers as citations write them, so a corpus unit and a cited article compare as strings.
+
+Conventions shared with the citations library: Russian dotted articles stay dotted (``12.8``) and a
+portal superscript (``390<sup>1</sup>``) becomes ``390.1``; Romanian thousands dots vanish
+(``1.272`` -> ``1272``) and index articles keep a caret (``471^1``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_RO_THOUSANDS = re.compile(r"^(\d{1,3})\.(\d{3})$")
+_SPACES = re.compile(r"\s+")
+
+
+def normalise_ru(number: str) -> str:
+    n = _SPACES.sub("", number).strip(".").replace("-", ".").replace("^", ".")
+    return n
+
+
+def normalise_ro(number: str) -> str:
+    n = _SPACES.sub("", number).strip(".")
+    n = n.replace("ˆ", "^")
+    base, caret, index = n.partition("^")
+    m = _RO_THOUSANDS.match(base)
+    if m:
+        base = m.group(1) + m.group(2)
+    return base + (caret + index if caret else "")
+
+
+def normalise(number: str, jurisdiction: str) -> str:
+    return normalise_ro(number) if jurisdiction == "ro" else normalise_ru(number)

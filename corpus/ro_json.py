@@ -1,0 +1,111 @@
+"""Records of the Romanian Ministry of Justice legislation web service (legislatie.just.ro).
+
+A record is a JSON object with ``Titlu``, ``Text``, ``Emitent``, ``Numar``, ``TipAct``, ``DataVigoare``,
+``Publicatie``; the text separates blocks with ``+`` lines and runs of spaces. Known faults are
+repaired where the record itself holds the right spelling: '?' for diacritics, BOMs, cedillas.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from corpus.model import IngestFailure
+from corpus.numbering import normalise_ro
+from corpus.ro_text import article_units, repair_question_marks, unify
+from corpus.ru_structure import RawUnit
+
+_BLOCK_SPLIT = re.compile(r"\n\s*\+\s*\n|\s{3,}\+\s{3,}")
+_PARA_SPLIT = re.compile(r"\s*\n\s*|\s{3,}")
+ARTICLE = re.compile(r"^(?:Articolul|Art\.|ARTICOLUL)\s*([0-9IVXLC]+(?:\s*\^\s*\d+)?)\b\s*(.*)$", re.S)
+UNIC = re.compile(r"^ARTICOL(?:UL)?\s+UNIC\b\s*(.*)$", re.I | re.S)
+_RO_MONTHS = {
+    "ianuarie": 1, "februarie": 2, "martie": 3, "aprilie": 4, "mai": 5, "iunie": 6, "iulie": 7,
+    "august": 8, "septembrie": 9, "octombrie": 10, "noiembrie": 11, "decembrie": 12,
+}
+DATE = re.compile(r"\bdin\s+(\d{1,2})\s+(" + "|".join(_RO_MONTHS) + r")\s+(\d{4})", re.I)
+_TYPE_SLUG = {
+    "LEGE": "lege", "ORDONANȚĂ DE URGENȚĂ": "oug", "ORDONANȚĂ": "og", "HOTĂRÂRE": "hg", "DECRET": "decret",
+}
+_DECISIONS = ("DECIZIE", "SENTINȚĂ", "ÎNCHEIERE", "COMUNICAT")
+_COURTS = (("CURTEA CONSTITUȚIONALĂ", "CCR"), ("ÎNALTA CURTE DE CASAȚIE", "ÎCCJ"))
+_LINK_ID = re.compile(r"/(\d+)\s*$")
+_EMITENT = re.compile(r"\bEMITENT:?\s+(.*?)\s{3,}", re.S)
+REQUIRED = ("Titlu", "Text")
+
+
+@dataclass(frozen=True)
+class RecordDoc:
+    doc_id: str
+    kind: str
+    act: str | None
+    issuer: str | None
+    court: str | None
+    number: str | None
+    date: str | None
+    title: str
+    units: list[RawUnit]
+
+
+def _clean(value: Any) -> str:
+    return unify(html.unescape(str(value or ""))).replace("\ufeff", "").strip()
+
+
+def parse_record(rec: dict[str, Any], position: str) -> RecordDoc:
+    missing = [k for k in REQUIRED if not isinstance(rec.get(k), str)]
+    if missing:
+        raise IngestFailure("missing_field", f"record lacks {', '.join(missing)} (expected a string)", position)
+    text = _clean(rec["Text"])
+    title = " ".join(repair_question_marks(_clean(rec["Titlu"]), text).split())
+    title = re.sub(r"\s*EMITENT:?.*$", "", title).strip()
+    tip = " ".join(unify(str(rec.get("TipAct") or "")).upper().split())
+    emitent_text = _EMITENT.search(text)
+    issuer_raw = repair_question_marks(_clean(rec.get("Emitent")), text) or None
+    if emitent_text and issuer_raw and issuer_raw.upper() in emitent_text.group(1).upper():
+        issuer = emitent_text.group(1).split("  ")[0].strip() if "  " in emitent_text.group(1) else issuer_raw.upper()
+        issuer = issuer_raw.upper()
+    else:
+        issuer = issuer_raw.upper() if issuer_raw else None
+    number = str(rec.get("Numar") or "").strip()
+    number_s = number if number and number != "0" else None
+    m = DATE.search(title)
+    date = (f"{int(m.group(3)):04d}-{_RO_MONTHS[m.group(2).lower()]:02d}-{int(m.group(1)):02d}" if m
+            else (str(rec.get("DataVigoare"))[:10] if rec.get("DataVigoare") else None))
+    is_decision = tip.startswith(_DECISIONS)
+    court = None
+    if is_decision and issuer:
+        court = next((short for long, short in _COURTS if long in issuer), issuer)
+    act = None
+    slug = _TYPE_SLUG.get(tip)
+    if slug and number_s and date:
+        act = f"ro/{slug}-{number_s}-{date[:4]}"
+    link = _LINK_ID.search(str(rec.get("LinkHtml") or ""))
+    doc_id = f"ro/just/{link.group(1)}" if link else f"ro/just/{slug or 'act'}-{number_s or '0'}-{date or 'undated'}"
+    units = _units(text)
+    return RecordDoc(doc_id, "decision" if is_decision else ("law" if slug else "other"), act, issuer, court,
+                     number_s, date, title, units)
+
+
+def _units(text: str) -> list[RawUnit]:
+    out: list[RawUnit] = []
+    seen: set[str] = set()
+    for block in _BLOCK_SPLIT.split(text):
+        paras = [p for p in _PARA_SPLIT.split(block.strip()) if p]
+        if not paras:
+            continue
+        m = ARTICLE.match(paras[0])
+        u = UNIC.match(paras[0]) if not m else None
+        if not m and not u:
+            continue
+        if m:
+            written = m.group(1).replace(" ", "")
+            number = normalise_ro(written)
+            first = m.group(2).strip()
+        else:
+            written, number = "unic", "unic"
+            first = u.group(1).strip() if u else ""
+        body = ([first] if first else []) + paras[1:]
+        article_units(number, written, None, body, None, seen, out)
+    return out

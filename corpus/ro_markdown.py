@@ -1,0 +1,134 @@
+"""Romanian codes converted from PDF to Markdown.
+
+Articles are Markdown headings (``###### Art. 1.272`` or ``##### Articolul 5 — Title``); higher
+headings (CARTEA, TITLUL, CAPITOLUL, SECȚIUNEA) are context. PDF conversion leaves wrapped lines,
+page numbers and, in codes printed with marginal titles, the title of the next article as the last
+short lines before its heading; those are moved back to the article they name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpus.numbering import normalise_ro
+from corpus.ro_text import ALINEAT, LITERA, PUNCT, article_units, unify
+from corpus.ru_structure import RawUnit
+
+HEADING = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
+ARTICLE = re.compile(
+    r"^(?:Art\.|Articolul|ARTICOLUL|Articol)\s*(\d+(?:\.\d{3})?(?:\s*\^\s*\d+)?)\s*(?:[—–-]\s*(.*))?$", re.I
+)
+UNIC = re.compile(r"^Articol(?:ul)?\s+unic\b", re.I)
+NOTE = re.compile(r"^\(la data \d")
+PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
+_TERMINAL = (".", ";", ":", "!", "?", ")", "”", '"', "»")
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    """Undo PDF line wrapping: a new paragraph starts at a marker ``(2)``, ``a)``, ``1.`` or a blank line."""
+    paras: list[str] = []
+    current = ""
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            if current:
+                paras.append(current)
+                current = ""
+            continue
+        if ALINEAT.match(line) or LITERA.match(line) or PUNCT.match(line) or not current:
+            if current:
+                paras.append(current)
+            current = line
+        elif current.endswith("-") and line[:1].islower():
+            current += line
+        else:
+            current += " " + line
+    if current:
+        paras.append(current)
+    return paras
+
+
+def _split_margin_title(lines: list[str], after_context: bool) -> tuple[list[str], list[str], list[str]]:
+    """(body, title of the next article, trailing context title) from an article's raw lines."""
+    content = [ln.strip() for ln in lines]
+    while content and not content[-1]:
+        content.pop()
+    i = len(content)
+    while i > 0 and content[i - 1] and len(content[i - 1]) <= 50 and len(content) - i < 5:
+        i -= 1
+    start = None
+    for j in range(i, len(content)):
+        prev = content[j - 1] if j > 0 else ""
+        if content[j][:1].isupper() and (not prev or prev.endswith(_TERMINAL)):
+            start = j
+            break
+    if start is None:
+        return content, [], []
+    title = content[start:]
+    body = content[:start]
+    ctx: list[str] = []
+    if after_context and not any(b for b in body) and len(title) > 1:
+        ctx, title = title[:1], title[1:]
+    return body, title, ctx
+
+
+def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
+    """Return (document title, units)."""
+    text = unify(text)
+    out: list[RawUnit] = []
+    seen: set[str] = set()
+    contexts: list[tuple[int, str]] = []
+    title = ""
+    current: tuple[str, str, str | None, str | None] | None = None
+    buf: list[str] = []
+    pending_title: list[str] = []
+    after_context = False
+
+    def context_str() -> str | None:
+        return " / ".join(c for _, c in contexts) or None
+
+    def finish(next_has_title: bool) -> list[str]:
+        nonlocal buf
+        body, margin, ctx = (buf, [], [])
+        if not next_has_title:
+            body, margin, ctx = _split_margin_title(buf, after_context and current is None)
+        if ctx and contexts:
+            contexts[-1] = (contexts[-1][0], contexts[-1][1] + " — " + " ".join(ctx))
+        if current is not None:
+            number, written, heading, ctx_s = current
+            paras = [p for p in _paragraphs(body) if not NOTE.match(p) and not PAGE.match(p)]
+            article_units(number, written, heading, paras, ctx_s, seen, out)
+        buf = []
+        return margin
+
+    for raw in text.splitlines():
+        m = HEADING.match(raw)
+        if m:
+            level, content = len(m.group(1)), m.group(2)
+            a = ARTICLE.match(content)
+            if a or UNIC.match(content):
+                inline = a.group(2) if a else None
+                margin = finish(bool(inline))
+                if a:
+                    written = a.group(1).replace(" ", "")
+                    number = normalise_ro(written)
+                else:
+                    written, number = "unic", "unic"
+                heading = inline.strip() if inline else (" ".join(margin) or None)
+                current = (number, written, heading, context_str())
+                after_context = False
+                continue
+            if level == 1 and not title:
+                title = content
+                continue
+            finish(True)
+            current = None
+            while contexts and contexts[-1][0] >= level:
+                contexts.pop()
+            contexts.append((level, content))
+            after_context = True
+            continue
+        buf.append(raw)
+    finish(True)
+    del pending_title
+    return title, out

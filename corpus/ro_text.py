@@ -1,0 +1,82 @@
+"""Romanian text repair and article structure shared by the Markdown codes and the web-service records.
+
+Romanian has two spellings of ş/ţ (legacy cedilla and correct comma below); both are unified to the
+comma forms so a search for "soţ" finds "soț". The web service replaces diacritics it cannot encode
+with '?'; where the same word appears intact elsewhere in the record it is restored from there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpus.model import IN_FORCE, REPEALED
+from corpus.numbering import normalise_ro
+from corpus.ru_structure import RawUnit
+
+_CEDILLA = str.maketrans({"ş": "ș", "Ş": "Ș", "ţ": "ț", "Ţ": "Ț"})
+_DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
+_QWORD = re.compile(r"[\wăâîșțĂÂÎȘȚ]*\?[\w?ăâîșțĂÂÎȘȚ]*")
+ALINEAT = re.compile(r"^\((\d+(?:\^\d+)?)\)\s*")
+LITERA = re.compile(r"^([a-zăâîșț](?:\^\d+)?)\)\s*")
+PUNCT = re.compile(r"^(\d+(?:\^\d+)?)\.\s+")
+REPEAL_RO = re.compile(r"^\s*(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b)", re.I | re.S)
+
+
+def unify(text: str) -> str:
+    return text.translate(_CEDILLA)
+
+
+def repair_question_marks(value: str, reference: str) -> str:
+    """Restore '?' inside words from an intact spelling in ``reference`` (case-insensitive)."""
+    if "?" not in value:
+        return value
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if word.strip("?") == "":
+            return word
+        pattern = "".join(f"[{_DIACRITICS}]" if c == "?" else re.escape(c) for c in word)
+        found = re.search(r"(?<!\w)" + pattern + r"(?!\w)", reference, re.I)
+        if not found:
+            return word
+        good = found.group(0)
+        out = [
+            (g.upper() if w == "?" and i > 0 and word[i - 1].isupper() and (i + 1 >= len(word) or not word[i + 1].islower())
+             else g.lower() if w == "?" else w)
+            for i, (w, g) in enumerate(zip(word, good, strict=True))
+        ]
+        return unify("".join(out))
+
+    return _QWORD.sub(fix, value)
+
+
+def article_units(article: str, written: str, heading: str | None, body: list[str], context: str | None,
+                  seen: set[str], out: list[RawUnit]) -> None:
+    """One article with its alineate ``(1)``, litere ``a)`` and puncte ``1.``."""
+    text = "\n".join(body).strip()
+    path = article
+    n = 2
+    while path in seen:  # amending acts quote articles of other acts: keep every one, addressable
+        path = f"{article}~{n}"
+        n += 1
+    seen.add(path)
+    status = REPEALED if text and len(text) < 300 and REPEAL_RO.search(text) else IN_FORCE
+    out.append(RawUnit(article, path, "article", written, heading, text, status, context))
+    alin: str | None = None
+    for line in body:
+        m = ALINEAT.match(line)
+        if m:
+            alin = normalise_ro(m.group(1))
+            sub = f"{path}/{alin}"
+            if sub not in seen:
+                seen.add(sub)
+                st = REPEALED if len(line) < 300 and REPEAL_RO.search(line[m.end():]) else IN_FORCE
+                out.append(RawUnit(article, sub, "paragraph", f"({m.group(1)})", None, line, st, context))
+            continue
+        m = LITERA.match(line) or PUNCT.match(line)
+        if m:
+            kind = "letter" if line[len(m.group(1))] == ")" else "point"
+            sub = f"{path}/{alin}/{m.group(1)}" if alin else f"{path}/{m.group(1)}"
+            if sub not in seen:
+                seen.add(sub)
+                out.append(RawUnit(article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context))

@@ -1,0 +1,134 @@
+"""Plenum resolutions and other Russian court documents: units are the numbered points (пункты).
+
+A point is a paragraph opening with the next number in sequence (``12.``, ``12.1.``, ``4 - 5.``);
+sequencing is what tells a point from a numbered list quoted inside one. The signature block is
+cut off the last point.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from corpus.model import IN_FORCE, REPEALED
+from corpus.ru_structure import REPEAL, Line, RawUnit, clean
+
+POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
+SIGNATURE = re.compile(r"^(?:Председатель|Секретарь\s+Пленума|Судья\s+Верховного\s+Суда|Председательствующий)")
+_MONTHS = {
+    "января": 1, "февраля": 2, "марта": 3, "апреля": 4, "мая": 5, "июня": 6, "июля": 7, "августа": 8,
+    "сентября": 9, "октября": 10, "ноября": 11, "декабря": 12,
+}
+DATE_WORDS = re.compile(r"(\d{1,2})\s+(" + "|".join(_MONTHS) + r")\s+(\d{4})", re.I)
+DATE_DOTS = re.compile(r"\b(\d{2})\.(\d{2})\.(\d{4})\b")
+NUMBER = re.compile(r"(?:№|\bN)\s*(\d+(?:-[А-ЯA-Z]+)?)")
+PLENUM = re.compile(r"пленум", re.I)
+TITLE_LINE = re.compile(r"^(?:О|ОБ|Об|О\s)\s*\S")
+QUOTED = re.compile(r"[\"«]((?:О|Об)\s[^\"»]+)[\"»]")
+
+
+@dataclass(frozen=True)
+class ResolutionMeta:
+    court: str | None
+    number: str | None
+    date: str | None
+    title: str
+
+
+def iso_date(text: str) -> str | None:
+    m = DATE_WORDS.search(text)
+    if m:
+        return f"{int(m.group(3)):04d}-{_MONTHS[m.group(2).lower()]:02d}-{int(m.group(1)):02d}"
+    m = DATE_DOTS.search(text)
+    if m:
+        return f"{m.group(3)}-{m.group(2)}-{m.group(1)}"
+    return None
+
+
+def looks_like_resolution(head: str) -> bool:
+    return PLENUM.search(head) is not None and re.search(r"постановлени", head, re.I) is not None
+
+
+def resolution_meta(lines: Sequence[Line]) -> ResolutionMeta:
+    head_lines: list[str] = []
+    for ln in lines:
+        if POINT.match(ln.text) and ln.text.startswith("1"):
+            break
+        if ln.text:
+            head_lines.append(ln.text)
+    head_lines = [t for t in head_lines if not t.startswith("Документ предоставлен")][:40]
+    head = "\n".join(head_lines)
+    court = "ВС РФ Пленум" if re.search(r"верховн\w+\s+суд", head, re.I) else None
+    num = NUMBER.search(head)
+    title = ""
+    quoted = QUOTED.search("\n".join(head_lines[:2]))
+    if quoted:
+        title = clean(quoted.group(1))
+    else:
+        collecting: list[str] = []
+        for t in head_lines:
+            if collecting:
+                if t.startswith(("Список изменяющих", "(в ред", "(с изм")):
+                    break
+                if t.isupper() or (len(t) < 120 and not t.endswith((".", ":"))):
+                    collecting.append(t)
+                    continue
+                break
+            if TITLE_LINE.match(t) and len(t) < 300 and not t.startswith("от "):
+                collecting.append(t)
+        title = clean(" ".join(collecting))
+    # dates in amendment lists ("в ред. ... от 24.12.2020") come later than the adoption date
+    date = iso_date(head.split("в ред.")[0].split("с изменени")[0])
+    return ResolutionMeta(court, num.group(1) if num else None, date, title or clean(head_lines[0] if head_lines else ""))
+
+
+def parse_points(lines: Sequence[Line]) -> list[RawUnit]:
+    units: list[RawUnit] = []
+    last = 0
+    current: list[str] | None = None
+    started = False
+
+    def close() -> None:
+        if current is not None and units:
+            tail = units[-len(group) :] if group else []
+            text = "\n".join(current)
+            for u in tail:
+                u.text = text
+                if len(text) < 400 and REPEAL.search(text):
+                    u.status = REPEALED
+
+    group: list[RawUnit] = []
+    for ln in lines:
+        t = ln.text
+        if not t:
+            continue
+        m = POINT.match(t)
+        if m:
+            base, sub, to = int(m.group(1)), m.group(2), m.group(3)
+            ok_next = sub is None and base == last + 1
+            ok_sub = sub is not None and base in (last, last + 1) and started
+            if (ok_next or ok_sub) and (started or base == 1):
+                close()
+                started = True
+                written = m.group(0).strip().rstrip(".").strip()
+                if sub is not None:
+                    numbers = [f"{base}.{int(sub)}"]
+                elif to is not None and int(to) > base:
+                    numbers = [str(n) for n in range(base, int(to) + 1)]
+                else:
+                    numbers = [str(base)]
+                last = int(to) if to is not None and sub is None and int(to) > base else base
+                group = [RawUnit(n, n, "point", written, None, t, IN_FORCE, None) for n in numbers]
+                units.extend(group)
+                current = [t]
+                continue
+        if current is not None:
+            if SIGNATURE.match(t):
+                close()
+                current = None
+                group = []
+                continue
+            current.append(t)
+    close()
+    return units

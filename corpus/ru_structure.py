@@ -1,0 +1,222 @@
+"""Russian acts from a flat sequence of paragraphs, whatever container they came in (HTML, DOCX, text).
+
+Structure is recognised from the numbering conventions of Russian legislative drafting, not from
+one file's layout: ``Статья N.`` opens an article; chapters, sections and paragraphs (§) are context;
+``1.`` opens a numbered part (пункт in the Civil Code), ``1)`` a point, ``а)`` a letter. In codes
+whose parts are not numbered (ТК, ГПК) each plain paragraph is a part, counted as the courts count
+"часть вторая". Repealed articles and parts are kept with status ``repealed``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from corpus.model import IN_FORCE, REPEALED
+from corpus.numbering import normalise_ru
+
+ARTICLE = re.compile(r"^Статья\s+(\d+(?:[.\-]\d+)*)\s*(?:\.\s*|\s+|$)(.*)$", re.S)
+CONTEXT = re.compile(
+    r"^(?:Глава|ГЛАВА|Раздел|РАЗДЕЛ|Подраздел|ПОДРАЗДЕЛ|§|Параграф|ПАРАГРАФ|ЧАСТЬ\s+[А-ЯЁ]+\s*$|"
+    r"Часть\s+(?:перв|втор|трет|четв|пят|шест)\w*\s*$)"
+)
+CONTEXT_NUMBERED = re.compile(r"^(?:Глава|ГЛАВА|Раздел|РАЗДЕЛ|Подраздел|ПОДРАЗДЕЛ)\s+[\dIVXLCМ]+")
+PART = re.compile(r"^(\d+(?:\.\d+)*)\.(?:\s+|(?=[^\d\s]))")
+POINT = re.compile(r"^(\d+(?:\.\d+)*)\)\s*")
+LETTER = re.compile(r"^([а-яё])\)\s*")
+REPEAL = re.compile(r"утратил[аио]?\s+силу|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
+SIGNATURE = re.compile(r"^(?:Президент|Председатель)\s+(?:Российской\s+Федерации|Верховного\s+Совета)|^Москва,\s+Кремль")
+_WS = re.compile(r"[ \t\u00a0\u2002\u2003\u2009\u200b]+")
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    role: str | None = None  # "heading" (styled as a heading by the source), "note" (editorial note)
+
+
+@dataclass
+class RawUnit:
+    article: str | None
+    path: str
+    kind: str
+    number: str
+    heading: str | None
+    text: str
+    status: str
+    context: str | None
+
+
+def clean(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _only_repeal(text: str) -> bool:
+    m = PART.match(text) or POINT.match(text)
+    rest = text[m.end() :] if m else text
+    rest = rest.strip().strip("()[]. -–")
+    return len(rest) < 300 and REPEAL.match(rest.lstrip("(").lstrip()) is not None or (
+        len(rest) < 300 and rest.lower().startswith(("утратил", "исключ", "абзац утратил", "не применя"))
+    )
+
+
+class _Article:
+    __slots__ = ("context", "has_numbered_parts", "heading", "lines", "number", "written")
+
+    def __init__(self, number: str, written: str, heading: str | None, context: str | None) -> None:
+        self.number = number
+        self.written = written
+        self.heading = heading or None
+        self.context = context
+        self.lines: list[Line] = []
+        self.has_numbered_parts = False
+
+
+def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
+    body = [ln for ln in art.lines if ln.text]
+    main = [ln for ln in body if ln.role != "note"]
+    notes = [ln for ln in body if ln.role == "note"]
+    text = "\n".join(ln.text for ln in main)
+    heading = art.heading
+    repealed = False
+    if not main:
+        repealed = any(REPEAL.search(n.text) for n in notes) or bool(heading and REPEAL.search(heading))
+        text = "\n".join(n.text for n in notes) or (heading or "")
+    elif all(_only_repeal(ln.text) for ln in main) and len(text) < 400:
+        repealed = True
+    if heading and REPEAL.search(heading) and heading.startswith("("):
+        repealed = True
+    path = art.number
+    if path in seen:
+        return
+    seen.add(path)
+    out.append(RawUnit(art.number, path, "article", art.written, heading, text,
+                       REPEALED if repealed else IN_FORCE, art.context))
+    if repealed or not main:
+        return
+    numbered = any(PART.match(ln.text) for ln in main)
+    part: str | None = None
+    point: str | None = None
+    part_lines: list[str] = []
+    pending: list[RawUnit] = []
+    plain_count = 0
+
+    def flush_part() -> None:
+        if part is not None and pending:
+            pending[0].text = "\n".join(part_lines)
+
+    for ln in main:
+        t = ln.text
+        m = PART.match(t) if numbered else None
+        if m:
+            flush_part()
+            part, point = normalise_ru(m.group(1)), None
+            part_lines = [t]
+            unit = RawUnit(art.number, f"{art.number}/{part}", "part", m.group(1), None, t,
+                           REPEALED if _only_repeal(t) else IN_FORCE, art.context)
+            pending = [unit]
+            _add(out, seen, unit)
+            continue
+        m = POINT.match(t)
+        if m:
+            point = normalise_ru(m.group(1))
+            base = f"{art.number}/{part}" if part else art.number
+            if part:
+                part_lines.append(t)
+            _add(out, seen, RawUnit(art.number, f"{base}/{point}", "point", m.group(1) + ")", None, t,
+                                    REPEALED if _only_repeal(t) else IN_FORCE, art.context))
+            continue
+        m = LETTER.match(t)
+        if m:
+            base = f"{art.number}/{part}" if part else art.number
+            base = f"{base}/{point}" if point else base
+            if part:
+                part_lines.append(t)
+            _add(out, seen, RawUnit(art.number, f"{base}/{m.group(1)}", "letter", m.group(1) + ")", None, t,
+                                    REPEALED if _only_repeal(t) else IN_FORCE, art.context))
+            continue
+        if numbered:
+            if part:
+                part_lines.append(t)
+            continue
+        flush_part()
+        plain_count += 1
+        part, point = str(plain_count), None
+        part_lines = [t]
+        unit = RawUnit(art.number, f"{art.number}/{part}", "part", str(plain_count), None, t,
+                       REPEALED if _only_repeal(t) else IN_FORCE, art.context)
+        pending = [unit]
+        _add(out, seen, unit)
+    flush_part()
+
+
+def _add(out: list[RawUnit], seen: set[str], unit: RawUnit) -> None:
+    if unit.path not in seen:
+        seen.add(unit.path)
+        out.append(unit)
+
+
+def parse_articles(lines: Iterable[Line]) -> list[RawUnit]:
+    """Articles with their parts, points and letters; text before the first article is ignored."""
+    out: list[RawUnit] = []
+    seen: set[str] = set()
+    contexts: list[str] = []
+    art: _Article | None = None
+    for ln in lines:
+        t = ln.text
+        if not t:
+            continue
+        if SIGNATURE.match(t):
+            if art is not None:
+                _emit_article(art, out, seen)
+            art = None
+            continue
+        m = ARTICLE.match(t)
+        if m and (ln.role == "heading" or ln.role is None):
+            if art is not None:
+                _emit_article(art, out, seen)
+            heading = clean(m.group(2)) or None
+            art = _Article(normalise_ru(m.group(1)), m.group(1), heading, " / ".join(contexts) or None)
+            continue
+        if ln.role == "heading" or (ln.role is None and CONTEXT_NUMBERED.match(t)) or (
+            ln.role is None and CONTEXT.match(t) and len(t) < 200
+        ):
+            if ln.role == "heading" and not CONTEXT.match(t) and art is not None and not t[:1].isdigit() and t.startswith("("):
+                art.lines.append(Line(t, "note"))
+                continue
+            _push_context(contexts, t)
+            if art is not None:
+                _emit_article(art, out, seen)
+                art = None
+            continue
+        if art is not None:
+            art.lines.append(ln)
+    if art is not None:
+        _emit_article(art, out, seen)
+    return out
+
+
+_LEVELS = (
+    ("ЧАСТЬ", 0), ("Часть", 0), ("Раздел", 1), ("РАЗДЕЛ", 1), ("Подраздел", 2), ("ПОДРАЗДЕЛ", 2),
+    ("Глава", 3), ("ГЛАВА", 3), ("§", 4), ("Параграф", 4), ("ПАРАГРАФ", 4),
+)
+
+
+def _level(text: str) -> int:
+    for prefix, level in _LEVELS:
+        if text.startswith(prefix):
+            return level
+    return 5
+
+
+def _push_context(contexts: list[str], text: str) -> None:
+    level = _level(text)
+    # keep ancestors only: a new chapter replaces the previous chapter and everything below it
+    while contexts and _level(contexts[-1]) >= level:
+        contexts.pop()
+    contexts.append(clean(text))
+
+
+def lines_from_text(text: str) -> list[Line]:
+    return [Line(clean(t)) for t in text.splitlines()]
