@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import yaml
 
-Fault = Literal["429", "500", "503", "slow", "hang", "malformed", "refusal", "empty"]
+Fault = Literal["400", "401", "429", "500", "503", "slow", "hang", "malformed", "refusal", "empty"]
 Reply = str | Callable[[dict[str, Any]], str]
 
 
@@ -61,7 +61,7 @@ class Rule:
 @dataclass(frozen=True)
 class LoggedRequest:
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]          # names in lower case
     body: dict[str, Any] | None
 
     def text(self) -> str:
@@ -105,7 +105,8 @@ class TestServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> TestServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="testserver", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="testserver",
+                                        daemon=True)
         self._thread.start()
         return self
 
@@ -163,7 +164,8 @@ class TestServer:
                 except ValueError:
                     body = None
                 with server._lock:
-                    server.requests.append(LoggedRequest(self.path, dict(self.headers.items()), body))
+                    server.requests.append(LoggedRequest(
+                        self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 if not self.path.rstrip("/").endswith("/chat/completions") or not isinstance(body, dict):
                     self._json(400 if body is None else 404, {"error": {"message": "bad request"}})
                     return
@@ -174,7 +176,7 @@ class TestServer:
 
             def _respond(self, rule: Rule | None, body: dict[str, Any]) -> None:
                 fault = rule.fault if rule else None
-                if fault in ("429", "500", "503"):
+                if fault in ("400", "401", "429", "500", "503"):
                     headers = {"retry-after": f"{rule.retry_after:g}"} if rule and rule.retry_after else {}
                     self._json(int(fault), {"error": {"message": f"injected {fault}"}}, headers)
                     return
