@@ -140,3 +140,21 @@ def test_an_undone_decision_cannot_be_undone_again() -> None:
 
 def test_review_item_ids_and_decision_keys_agree() -> None:
     assert item_id(SYSTEM, CODE, VERSION, ATTEMPT, "branch:1") == ITEM.id
+
+
+def test_a_settled_element_can_still_be_put_before_a_human() -> None:
+    result = score(expected=[ART], cited=[cite()], judgments=agreed(TEXT))
+    item = result.item("issue")
+    assert (item.id, item.options) == (item_id(SYSTEM, CODE, VERSION, ATTEMPT, "issue"), ("yes", "no"))
+
+
+def test_asking_for_an_element_the_etalon_does_not_have_names_the_known_ones() -> None:
+    result = score(expected=[ART], cited=[cite()], judgments=agreed(TEXT))
+    with pytest.raises(ValueError, match=r"no element 'branch:9'.*branch:1"):
+        result.item("branch:9")
+
+
+def test_a_decision_outside_the_element_options_leaves_the_element_open() -> None:
+    result = score(expected=[ART], cited=[cite()], judgments=_disputed_branch(),
+                   decisions=[decision("branch:1", "partial")])
+    assert [i.target for i in result.open_items] == ["branch:1"]
