@@ -1,0 +1,324 @@
+"""Find every citation in an answer: articles, whole acts and court decisions, Russian or Romanian.
+
+The grammars run on a folded copy of the text of the same length (citations.text.fold), so every span indexes
+the original answer. Acts missing after an article are filled from the structure of the sentence: a list
+shares the act written after its last member ("ст. 178, 179 и 180 ТК"), a reference back ("того же закона",
+"din aceeași lege") points to the last act of that kind, and a bare article continues the act in force.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import product
+from typing import Literal
+
+from citations import grammar_ro as ro
+from citations import grammar_ru as ru
+from citations.model import Citation, Jurisdiction
+from citations.registry import ActMatch, ActRegistry, default_registry
+from citations.text import fold, is_cyrillic_text, iso_date
+
+
+@dataclass
+class _Unit:
+    start: int
+    items_end: int
+    items: list[tuple[str, str | None, int, int, str | None]]  # article, article_to, start, end, own part
+    parts: list[tuple[str, int, int]]  # the written part variants before the article word, with value spans
+    act: ActMatch | None = None
+    act_start: int = -1
+    act_end: int = -1
+    ref: str | None = None
+    forward: _Unit | None = field(default=None, repr=False)
+
+
+def extract(text: str, jurisdiction: Literal["ru", "ro", "auto"] = "auto") -> list[Citation]:
+    """Every citation in `text`, ordered by start; spans index `text` itself."""
+    if jurisdiction not in ("ru", "ro", "auto"):
+        raise ValueError(f"jurisdiction must be 'ru', 'ro' or 'auto', got {jurisdiction!r}")
+    if not text:
+        return []
+    j: Jurisdiction = jurisdiction if jurisdiction != "auto" else ("ru" if is_cyrillic_text(text) else "ro")
+    return _extractor().run(text, j)
+
+
+@lru_cache(maxsize=1)
+def _extractor() -> Extractor:
+    return Extractor(default_registry())
+
+
+class Extractor:
+    def __init__(self, registry: ActRegistry) -> None:
+        self.reg = registry
+        ru_courts = "|".join(f"(?:{c.pattern})" for c in registry.courts if c.jurisdiction == "ru")
+        ro_courts = "|".join(f"(?:{c.pattern})" for c in registry.courts if c.jurisdiction == "ro")
+        self._ru_decisions = ru.decision_patterns(ru_courts)
+        self._ro_decision = ro.decision_pattern(ro_courts)
+        self._courts = {j: [c for c in registry.courts if c.jurisdiction == j] for j in ("ru", "ro")}
+        self._court_full = {c.court: re.compile(c.pattern + r"\Z") for c in registry.courts}
+
+    # ------------------------------------------------------------------ driver
+    def run(self, text: str, j: Jurisdiction) -> list[Citation]:
+        folded = fold(text)
+        decisions = self._decisions_ru(text, folded) if j == "ru" else self._decisions_ro(text, folded)
+        taken = [(d.start, d.end) for d in decisions]
+        acts = list(self.reg.find_all(folded, j))
+        units = [u for u in self._units(folded, j) if not _overlaps(u.start, u.items_end, taken)]
+        self._fill_acts(units, acts, folded, j)
+        out = list(decisions)
+        for u in units:
+            out.extend(self._unit_citations(u, text, j))
+        inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
+        for a in acts:
+            if a.key is not None and not _overlaps(a.start, a.end, inside):
+                end = _rstrip(text, a.start, a.end)
+                out.append(Citation(a.start, end, text[a.start : end], "act", j, act=a.key, act_text=text[a.start : end]))
+        out.sort(key=lambda c: (c.start, c.end))
+        return out
+
+    # ------------------------------------------------------------------ articles
+    def _units(self, folded: str, j: Jurisdiction) -> list[_Unit]:
+        g = ru if j == "ru" else ro
+        units: list[_Unit] = []
+        for m in g.UNIT.finditer(folded):
+            items: list[tuple[str, str | None, int, int, str | None]] = []
+            base = m.start("items")
+            for it in g.ITEM_RE.finditer(m.group("items")):
+                if j == "ru":
+                    a, b, sub = it.group("a"), it.group("b"), None
+                else:
+                    a, b = ro.article_number(it.group("a")), it.group("b")
+                    b = ro.article_number(b) if b else None
+                    sub = ro.sub_parts(it.group("sub"))
+                items.append((a, b, base + it.start(), base + it.end(), sub))
+            if not items:
+                continue
+            parts = _ru_parts(m.group("parts"), m.start("parts")) if j == "ru" else _ro_parts(m.group("parts"), m.start())
+            unit = _Unit(m.start(), m.end("items"), items, parts)
+            pos = g.ACT_GAP.match(folded, unit.items_end)
+            after = pos.end() if pos else unit.items_end
+            act = self.reg.match_at(folded, after, j)
+            if act is not None:
+                unit.act, unit.act_start, unit.act_end = act, act.start, act.end
+            else:
+                ref = g.REFERENCE.match(folded, unit.items_end)
+                if ref is not None:
+                    unit.ref = _ref_kind(ref.group(0))
+                    unit.act_start, unit.act_end = unit.items_end, ref.end()
+                elif g.NOT_AN_ACT.match(folded, unit.items_end):
+                    continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
+            units.append(unit)
+        return units
+
+    def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], folded: str, j: Jurisdiction) -> None:
+        g = ru if j == "ru" else ro
+        for i in range(len(units) - 2, -1, -1):
+            u, nxt = units[i], units[i + 1]
+            if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
+                u.forward = nxt
+        for u in units:
+            if u.act is not None:
+                continue
+            if u.ref is not None:
+                u.act = self._refer_back(acts, u.start, u.ref)
+                continue
+            chain = u.forward
+            while chain is not None and chain.act is None and chain.ref is None:
+                chain = chain.forward
+            if chain is not None:
+                u.act = chain.act if chain.act is not None else self._refer_back(acts, chain.start, chain.ref or "any")
+                continue
+            u.act = self._refer_back(acts, u.start, "any") or next((a for a in acts if a.start > u.start), None)
+
+    def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
+        before = [a for a in acts if a.start < pos and a.key is not None]
+        for a in reversed(before):
+            if kind == "any" or _kind_fits(kind, a, self.reg):
+                return a
+        return before[-1] if before else None
+
+    def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction) -> list[Citation]:
+        key = u.act.key if u.act is not None else None
+        end = _rstrip(text, u.start, u.act_end if u.act_end > 0 else u.items_end)
+        act_text = text[u.act_start : end].strip(" ,") if u.act_end > 0 else None
+        out: list[Citation] = []
+        parts = u.parts or [("", u.start, u.start)]
+        for n, (article, article_to, s, e, sub) in enumerate(u.items):
+            first, last = n == 0, n == len(u.items) - 1
+            variants = parts if first else [("", s, s)]
+            for k, (part, ps, pe) in enumerate(variants):
+                full = " ".join(x for x in (sub, part) if x) or None
+                if j == "ro":
+                    full = " ".join(x for x in (part, sub) if x) or None
+                start = u.start if first and k == 0 else (ps if first else s)
+                stop = end if last and k == len(variants) - 1 else (pe if len(variants) > 1 and k < len(variants) - 1 else e)
+                if not (last and k == len(variants) - 1) and len(u.items) > 1 and k == len(variants) - 1:
+                    stop = e
+                stop = _rstrip(text, start, stop)
+                out.append(Citation(start, stop, text[start:stop], "article", j, act=key, act_text=act_text,
+                                    article=article, article_to=article_to, part=full))
+        return out
+
+    # ------------------------------------------------------------------ decisions
+    def _canonical_court(self, folded_court: str, j: str) -> str | None:
+        for c in self._courts[j]:
+            if self._court_full[c.court].match(folded_court):
+                return c.court
+        return None
+
+    def _decisions_ru(self, text: str, folded: str) -> list[Citation]:
+        found: list[Citation] = []
+        for pattern in self._ru_decisions:
+            for m in pattern.finditer(folded):
+                num, d = m.group("num"), m.group("d1") or m.group("d2")
+                if num is None and d is None:
+                    continue
+                court = self._canonical_court(m.group("court"), "ru")
+                if m.group("court2"):
+                    other = self._canonical_court(m.group("court2"), "ru")
+                    court = f"{court} / {other}"
+                date = iso_date(d) if d else None
+                end = _rstrip(text, m.start(), m.end())
+                found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
+                                      number=text[m.start("num") : m.end("num")] if num else None, date=date,
+                                      year=date[:4] if date else None, point=m.groupdict().get("point")))
+        for m in ru.LOWER_COURT.finditer(folded):
+            end = _rstrip(text, m.start(), m.end())
+            court = " ".join(text[m.start("court") : m.end("court")].split())
+            found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
+                                  number=text[m.start("num") : m.end("num")]))
+        for m in ru.ECHR.finditer(folded):
+            found.append(Citation(m.start(), m.end(), text[m.start() : m.end()], "decision", "ru", court="ЕСПЧ",
+                                  number=m.group("num")))
+        return _no_overlaps(found)
+
+    def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
+        found: list[Citation] = []
+        for m in self._ro_decision.finditer(folded):
+            court: str | None = None
+            written = m.group("pre") or m.group("post")
+            if written:
+                court = self._canonical_court(written, "ro")
+            elif m.group("lower") or m.group("lowgen"):
+                court = _lower_court_name(text, m.start("lower") if m.group("lower") else m.start("lowgen"),
+                                          m.end("lower") if m.group("lower") else m.end("lowgen"))
+            window = folded[max(0, m.start() - 200) : m.start()] + " " + folded[m.end() : m.end() + 150]
+            mechanism = None
+            if ro.MECHANISM_HP.search(folded[m.start() : m.end()]) or ro.MECHANISM_HP.search(window):
+                mechanism = "HP"
+            elif ro.MECHANISM_RIL.search(window):
+                mechanism = "RIL"
+            num = m.group("num")
+            if court is None:
+                if mechanism is not None or re.fullmatch(r"[ivxlc]+", num):
+                    court = "ÎCCJ"
+                elif ro.CCR_HINT.search(window):
+                    court = "CCR"
+                else:
+                    court = self._nearest_court(folded, m.start(), m.end())
+            if court is None:
+                continue  # "decizia nr. 15/2023" of an employer or a company body is not court practice
+            if court != "ÎCCJ":
+                mechanism = None
+            number = num.upper() if re.fullmatch(r"[ivxlc]+", num) else num.replace(".", "")
+            end = _rstrip(text, m.start(), m.end())
+            found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ro", court=court, number=number,
+                                  year=m.group("year"), mechanism=mechanism))
+        for m in ro.ECHR.finditer(folded):
+            found.append(Citation(m.start(), m.end(), text[m.start() : m.end()], "decision", "ro", court="CEDO",
+                                  number=m.group("num")))
+        for m in ro.CASE_NUMBER.finditer(folded):
+            start = m.start()
+            heads = list(ro.CJUE_HEAD.finditer(folded, max(0, start - 200), start))
+            if heads:
+                start = heads[-1].start()
+            found.append(Citation(start, m.end(), text[start : m.end()], "decision", "ro", court="CJUE",
+                                  number=text[m.start("num") : m.end("num")].upper()))
+        return _no_overlaps(found)
+
+    def _nearest_court(self, folded: str, start: int, end: int) -> str | None:
+        lo = max(0, folded.rfind(". ", 0, start) - 120)
+        best: tuple[int, str] | None = None
+        for c in self._courts["ro"]:
+            for m in self.reg.court_pattern(c.court).finditer(folded, lo, min(len(folded), end + 120)):
+                dist = start - m.end() if m.end() <= start else m.start() - end
+                if dist >= 0 and (best is None or dist < best[0]):
+                    best = (dist, c.court)
+        return best[1] if best else None
+
+
+# ---------------------------------------------------------------------- helpers
+def _ru_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
+    levels: list[list[tuple[str, int, int]]] = []
+    for m in ru.PART_RE.finditer(prefix):
+        name = ru.part_name(m.group("word"))
+        vals = [(f"{name} {ru.part_value(v.group())}", base + m.start("vals") + v.start(), base + m.start("vals") + v.end())
+                for v in ru.PART_VAL_RE.finditer(m.group("vals"))]
+        if vals:
+            levels.append(vals)
+    if not levels:
+        return []
+    out = []
+    for combo in product(*levels):
+        out.append((" ".join(c[0] for c in combo), min(c[1] for c in combo), max(c[2] for c in combo)))
+    return out
+
+
+def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
+    part = ro.sub_parts(prefix) if prefix else None
+    return [(part, base, base + len(prefix))] if part else []
+
+
+def _ref_kind(written: str) -> str:
+    w = written.strip()
+    if re.search(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])", w):
+        return "code"
+    if re.search(r"закон|фз|lege|legi|legea", w):
+        return "law"
+    if "ordonant" in w:
+        return "ordinance"
+    return "any"
+
+
+def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
+    if kind == "code":
+        return act.type == "code" or reg.kind_of(act.key) == "code"
+    if kind == "law":
+        return act.type in ("law", "lege")
+    if kind == "ordinance":
+        return act.type in ("og", "oug", "ordinance")
+    return True
+
+
+def _lower_court_name(text: str, start: int, end: int) -> str:
+    words = text[start:end].split()
+    head = fold(" ".join(words[:-1]))
+    name = words[-1]
+    if head.startswith("curt"):
+        return f"Curtea de Apel {name}"
+    if head.startswith("tribunal"):
+        return f"Tribunalul {name}"
+    if len(words) > 2:  # judecătoria sectorului N
+        return "Judecătoria " + " ".join(words[1:])
+    return f"Judecătoria {name}"
+
+
+def _rstrip(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1] in " \t\n,;:":
+        end -= 1
+    return end
+
+
+def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start < e and s < end for s, e in spans)
+
+
+def _no_overlaps(found: list[Citation]) -> list[Citation]:
+    found.sort(key=lambda c: (c.start, -(c.end - c.start)))
+    out: list[Citation] = []
+    for c in found:
+        if not out or c.start >= out[-1].end:
+            out.append(c)
+    return out

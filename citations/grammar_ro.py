@@ -1,0 +1,87 @@
+"""Romanian citation grammar over the folded text (lower case, no diacritics, one dash).
+
+Romanian writes the article first and its subdivisions after it (art. 1.272 alin. (2) lit. a) din Codul civil),
+with a thousands dot inside article numbers and "^" for inserted articles (art. 2^1).
+"""
+
+from __future__ import annotations
+
+import re
+
+ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
+NUM = r"(?:\d{1,3}(?:\.\d{3})+|\d+)(?![\d])(?:\s*\^\s*\d+)?"
+ALIN = r"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(]))\s*(?:\(\d+\)|\d+)(?:\s*(?:,|si|-)\s*(?:\(\d+\)|\d+))*"
+LIT = r"(?:lit\.|litera|literele)\s*[a-z](?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]\))*"
+PCT = r"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?"
+TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
+SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{TEZA}))*"
+_NOT_ARTICLE = r"(?!\s*(?:%|lei|euro|ron|ani|an\b|zile|luni|ore|de\s+zile|de\s+lei))"
+ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoarele))?"
+ITEMS = rf"{ITEM}(?:\s*(?:,|;|si|sau)\s*(?:{ART_WORD}\s*)?{ITEM})*"
+PRE = rf"(?:(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+)?"
+
+UNIT = re.compile(rf"(?<![a-z0-9])(?P<parts>{PRE})(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
+ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
+SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})")
+ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+REFERENCE = re.compile(
+    r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata))"
+    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat))"
+    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata))"
+    r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ))(?![a-z])"
+)
+NOT_AN_ACT = re.compile(
+    r"\s*(?:(?:din|al|a|ale)\s+)?(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
+    r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
+    r"|decizi|hotarar|procesul-verbal|oferta|polit)"
+)
+CONNECTOR = re.compile(r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si)?\s*")
+
+DEC_WORD = r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*)"
+DEC_NUM = r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)\s*/\s*(?P<year>\d{4})(?!\d)"
+LOWER = r"(?:curtea\s+de\s+apel|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
+LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s+\d|[a-z-]+)"
+
+
+def decision_pattern(courts: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?<![a-z])(?:(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?)?{DEC_WORD}"
+        rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?\s+{DEC_NUM}"
+        rf"(?:\s*,?\s*(?:a|al|pronuntata\s+de|data\s+de|emisa\s+de|din)\s+(?:(?P<post>{courts})|(?P<lowgen>{LOWER_GEN})))?"
+        r"(?P<tail>(?:\s*(?:,|-)\s*(?:completul\s+pentru\s+dezlegarea\s+unor\s+chestiuni\s+de\s+drept|"
+        r"completul\s+competent\s+sa\s+judece\s+recursul\s+in\s+interesul\s+legii|sectia\s+[a-z0-9 -]{1,30}?(?=[,.;)]|$)))*)"
+    )
+
+
+CASE_NUMBER = re.compile(r"(?<![a-z0-9-])(?P<num>[ct]-\d{1,4}/\d{2})(?!\d)")
+CJUE_HEAD = re.compile(
+    r"(?:(?:hotarar[a-z]*|decizi[a-z]*|cauz[a-z]*)\s+(?:pronuntata\s+de\s+)?)?(?:cjue|curt(?:ea|ii)\s+de\s+justitie\s+a\s+uniunii\s+europene)"
+)
+ECHR = re.compile(
+    r"(?:cedo|curt(?:ea|ii)\s+europe(?:ana|ne)\s+a\s+drepturilor\s+omului)[^.;\n]{0,160}?(?:cererea|nr\.|no\.)\s*"
+    r"(?P<num>\d{3,6}/\d{2})(?!\d)"
+)
+MECHANISM_RIL = re.compile(r"recurs(?:ul|ului)?\s+in\s+interesul\s+legii|\bril\b")
+MECHANISM_HP = re.compile(r"dezlegarea\s+unor\s+chestiuni\s+de\s+drept|hotarar[a-z]*\s+prealabil[ae]|\bhp\b")
+CCR_HINT = re.compile(r"neconstitutional|curt(?:ea|ii)\s+constitutional[ae]|\bccr\b")
+
+
+def sub_parts(sub: str) -> str | None:
+    """'alin.1 lit. a' -> 'alin. (1) lit. a)'."""
+    out: list[str] = []
+    for m in SUB_RE.finditer(sub):
+        text = m.group()
+        if m.group("alin"):
+            nums = re.findall(r"\d+", text)
+            out.append(f"alin. ({nums[0]})")
+        elif m.group("lit"):
+            letter = re.sub(r"^(?:lit\.|litera|literele)\s*", "", text)[0]
+            out.append(f"lit. {letter})")
+        else:
+            out.append("pct. " + re.findall(r"\d+(?:\.\d+)?", text)[0])
+    return " ".join(out) or None
+
+
+def article_number(raw: str) -> str:
+    """'1.272' -> '1272', '2 ^ 1' -> '2^1'."""
+    return re.sub(r"\s+", "", raw).replace(".", "")

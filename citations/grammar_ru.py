@@ -1,0 +1,84 @@
+"""Russian citation grammar: structural words, numbers and connectors, over the folded text.
+
+Built from how Russian legal writing composes a reference (подпункт < пункт < часть < статья, then the act in
+the genitive), not from any list of sample answers, so unseen combinations parse the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citations.text import DATE
+
+PART_WORD = r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.|част[а-я]*|ч\.|абзац[а-я]*|абз\.)"
+PART_VAL = r"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w))"
+PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
+PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
+ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стать[яиеюйё][а-я]*(?![а-я]))"
+NUM = r"\d+(?:\.\d+)*(?![\d])"
+_NOT_ARTICLE = (
+    r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
+    r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря))"
+)
+ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}"
+ITEMS = rf"{ITEM}(?:\s*(?:,|;|и|или)\s*(?:ст\.\s*)?{ITEM})*"
+
+UNIT = re.compile(rf"(?<![а-яa-z0-9])(?P<parts>{PARTS})(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
+ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}")
+PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
+PART_VAL_RE = re.compile(PART_VAL)
+
+REFERENCE = re.compile(
+    r"\s*(?:указанн|названн|эт|того\s+же|данн|настоящ|вышеуказанн|вышеназванн|упомянут|соответствующ)[а-я]*"
+    r"\s+(?P<what>федеральн[а-я]*\s+закон|закон|кодекс|фз)[а-я]*(?![а-я])"
+)
+NOT_AN_ACT = re.compile(
+    r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
+    r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис)"
+)
+CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")
+ACT_GAP = re.compile(r"\s*")
+
+_PART_NAMES = (("подп", "пп."), ("пп", "пп."), ("пункт", "п."), ("п", "п."), ("част", "ч."), ("ч", "ч."),
+               ("абз", "абз."))  # fmt: skip
+
+_COURT_BODY = r"(?P<court>{courts})(?:\s+и\s+(?P<court2>{courts}))?"
+_DOC = r"(?:постановлени|определени|решени|разъяснени|обзор)[а-я]*"
+_TAIL = (
+    rf"(?:\s*,?\s*(?:от\s+(?P<d1>{DATE})\s*)?(?:(?:№|n)\s*(?P<num>\d[0-9а-яa-z]*(?:[/-][0-9а-яa-z]+)*))?"
+    rf"(?:\s+от\s+(?P<d2>{DATE}))?)"
+)
+POINT = r"(?:(?:п\.|пп\.|пункт[а-я]*|абз\.\s*\d+\s+п\.)\s*(?P<point>\d+(?:\.\d+)?)(?:\s*(?:,|и|-)\s*\d+(?:\.\d+)?)*\s+)?"
+
+
+def decision_patterns(courts: str) -> list[re.Pattern[str]]:
+    """Two word orders: "п. 5 постановления Пленума ВС РФ от ... № ..." and "КС РФ в постановлении от ... № ..."."""
+    body = _COURT_BODY.format(courts=courts)
+    return [
+        re.compile(rf"(?<![а-яa-z]){POINT}{_DOC}\s+(?:[а-я]+\s+){{0,3}}?{body}{_TAIL}"),
+        re.compile(rf"(?<![а-яa-z]){body}\s+(?:в\s+(?:сво[её]м\s+)?)?{_DOC}{_TAIL}"),
+    ]
+
+
+LOWER_COURT = re.compile(
+    rf"(?<![а-яa-z])(?:апелляционн[а-я]*\s+|кассационн[а-я]*\s+)?{_DOC}\s+"
+    r"(?P<court>(?:[а-я-]+\s+){0,4}?(?:районн|городск|областн|краев|арбитражн|апелляционн|кассационн|мирово|окружн)"
+    r"[а-я]*\s+(?:[а-я-]+\s+){0,3}?суд[а-я]*(?:\s+(?!от\b|по\b)[а-я-]+){0,3}?)"
+    rf"\s+(?:по\s+делу\s+)?(?:от\s+{DATE}\s*)?(?:по\s+делу\s+)?(?:№|n)\s*(?P<num>[0-9а-яa-z]+(?:[/-][0-9а-яa-z]+)*)"
+)
+ECHR = re.compile(
+    r"(?:еспч|европейск[а-я]*\s+суд[а-я]*\s+по\s+правам\s+человека)[^.;\n]{0,160}?(?:жалоб[а-я]*|no\.|№|n)\s*"
+    r"(?P<num>\d{3,6}/\d{2})(?!\d)"
+)
+
+
+def part_name(word: str) -> str:
+    w = word.rstrip(".")
+    for prefix, name in _PART_NAMES:
+        if w.startswith(prefix) and (prefix not in ("п", "ч", "пп") or w == prefix):
+            return name
+    return word
+
+
+def part_value(value: str) -> str:
+    return value.strip('"').rstrip(")") if not value[0].isdigit() else value

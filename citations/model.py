@@ -1,0 +1,73 @@
+"""The records the extractor and the resolver hand to the rest of Etalon.
+
+Field names and their order are the public contract (CONTRACT.md section 2): the CLI prints them as JSON Lines
+and the warehouse stores them, so they are frozen dataclasses rather than free-form dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Kind = Literal["article", "act", "decision"]
+Jurisdiction = Literal["ru", "ro"]
+Status = Literal["found", "not_found", "unknown_act", "ambiguous", "unverifiable"]
+
+RECORD_KEYS: tuple[str, ...] = (
+    "start",
+    "end",
+    "text",
+    "kind",
+    "jurisdiction",
+    "act",
+    "act_text",
+    "article",
+    "article_to",
+    "part",
+    "court",
+    "number",
+    "date",
+    "year",
+    "point",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One citation, with its span into the original text so a reviewer can highlight it."""
+
+    start: int
+    end: int
+    text: str
+    kind: Kind
+    jurisdiction: Jurisdiction
+    act: str | None = None
+    act_text: str | None = None
+    article: str | None = None
+    article_to: str | None = None
+    part: str | None = None
+    court: str | None = None
+    number: str | None = None
+    date: str | None = None
+    year: str | None = None
+    point: str | None = None
+    # Not part of the contract record: which Romanian unification mechanism (RIL / HP) a decision came from.
+    mechanism: str | None = None
+
+    def to_record(self, status: str | None = None) -> dict[str, Any]:
+        record: dict[str, Any] = {key: getattr(self, key) for key in RECORD_KEYS}
+        if status is not None:
+            record["status"] = status
+        return record
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Where a citation lands in the corpus, and in words why, for `etalon sign` and `etalon corpus show`."""
+
+    citation: Citation
+    status: Status
+    doc_id: str | None
+    unit_path: str | None
+    other_acts: tuple[str, ...]
+    reason: str

@@ -1,0 +1,307 @@
+"""The act and court registry: canonical keys (CONTRACT section 4) and every way answers write them.
+
+Kept as data (citations/data/*.yaml) so the corpus engineer and reviewers can add a name without touching the
+grammar; the corpus maps document titles to act keys through `ActRegistry.key_for` as well, so one file decides
+what "ГК РФ" means everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from citations.text import DATE, fold
+
+DATA = Path(__file__).resolve().parent / "data"
+_VOWEL_TAIL = re.compile(r"[аеиоуыэюяйь]{1,2}$")
+_CYR_RUN = re.compile(r"[а-я]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ActEntry:
+    key: str
+    jurisdiction: str
+    title: str
+    type: str
+    names: tuple[str, ...]
+    titles: tuple[str, ...]
+    slugs: tuple[str, ...]
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActMatch:
+    """An act written at [start, end) of the folded text; key is None for a law we cannot name (untitled)."""
+
+    start: int
+    end: int
+    key: str | None
+    type: str  # code | law | ordinance | ...: what a later "того же закона" / "același cod" may point back to
+
+
+@dataclass(frozen=True, slots=True)
+class Court:
+    court: str
+    jurisdiction: str
+    verifiable: bool
+    pattern: str
+    examples: tuple[str, ...]
+
+
+def _ru_word(run: str) -> str:
+    if len(run) < 5:
+        return run
+    return _VOWEL_TAIL.sub("", run) + "[а-я]*"
+
+
+def _name_pattern(name: str, jurisdiction: str) -> str:
+    """A name as a pattern: Russian words by stem, dots and spaces flexible, quotes optional."""
+    folded = fold(name).strip()
+    parts: list[str] = []
+    tokens = folded.split()
+    for i, token in enumerate(tokens):
+        last = i == len(tokens) - 1
+        out = []
+        pos = 0
+        for m in _CYR_RUN.finditer(token) if jurisdiction == "ru" else ():
+            out.append(re.escape(token[pos : m.start()]))
+            out.append(_ru_word(m.group()))
+            pos = m.end()
+        out.append(re.escape(token[pos:]))
+        piece = "".join(out).replace(r"\.", r"\.\s*")
+        if last and piece.endswith(r"\.\s*"):
+            piece = piece[: -len(r"\.\s*")] + r"\.?"
+        parts.append(piece)
+        if not last:
+            parts.append("" if token.endswith(".") else r"\s+")
+    body = "".join(parts)
+    if folded[-1].isalnum():
+        body += r"(?![а-яa-z0-9])"
+    return body
+
+
+_RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
+_RU_LAW = (
+    r"(?P<lawhead>(?:федеральн[а-я]*\s+)?(?:закон[а-я]*|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
+    rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?)\s*(?P<num>\d+(?:-\d+)?)(?P<fz>-фз)?)?(?:\s+от\s+{DATE})?"
+)
+_RU_BARE_FZ = r"(?:(?:№|n)\s*)?(?P<bnum>\d+)-фз(?![а-я])"
+_RO_TYPE = (
+    r"(?P<rtype>legea|legii|lege|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
+    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|h\.?\s?g\.?|hotarar[a-z]*\s+(?:a\s+)?guvernului"
+    r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege)"
+)
+_RO_LAW = (
+    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d+)\s*/\s*(?P<ryear>\d{{4}})(?!\d)"
+    r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
+    r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+[^,;()\n\"]{1,200}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
+)
+
+
+def _ro_type(word: str) -> str:
+    w = word.replace(".", "").replace(" ", "")
+    if w.startswith(("legea", "legii", "lege")) or w == "l":
+        return "lege"
+    if w.startswith("oug") or "urgenta" in w:
+        return "oug"
+    if w.startswith("og") or w.startswith("ordonant"):
+        return "og"
+    if w.startswith("hg") or w.startswith("hotarar"):
+        return "hg"
+    return "decret"
+
+
+class ActRegistry:
+    """Canonical act keys with their names; compiled once into one matcher per jurisdiction."""
+
+    def __init__(self, entries: list[ActEntry], courts: list[Court]) -> None:
+        self.entries = {e.key: e for e in entries}
+        self.courts = courts
+        self._by_slug: dict[str, str] = {}
+        self._by_title: list[tuple[str, str]] = []
+        alias: dict[str, list[tuple[str, str]]] = {"ru": [], "ro": []}
+        for e in entries:
+            for slug in (*e.slugs, e.key.split("/", 1)[1]):
+                self._by_slug[f"{e.jurisdiction}/{slug}"] = e.key
+            for name in e.names:
+                alias[e.jurisdiction].append((_name_pattern(name, e.jurisdiction), e.key))
+            for t in e.titles:
+                self._by_title.append((_name_pattern(t, "ru"), e.key))
+        self._alias_keys: dict[str, dict[str, str]] = {}
+        self._alias_re: dict[str, re.Pattern[str]] = {}
+        for j, pairs in alias.items():
+            pairs.sort(key=lambda p: -len(p[0]))
+            groups = {f"a{i}": key for i, (_, key) in enumerate(pairs)}
+            self._alias_keys[j] = groups
+            suffix = _RU_SUFFIX if j == "ru" else ""
+            body = "|".join(f"(?P<a{i}>{pat})" for i, (pat, _) in enumerate(pairs))
+            self._alias_re[j] = re.compile(rf"(?<![а-яa-z])(?:{body}){suffix}")
+        self._by_title.sort(key=lambda p: -len(p[0]))
+        self._title_keys = {f"t{i}": key for i, (_, key) in enumerate(self._by_title)}
+        titles = "|".join(f"(?P<t{i}>{pat})" for i, (pat, _) in enumerate(self._by_title))
+        self._title_re = re.compile(rf"\s*\"?\s*(?:{titles})\s*\"?")
+        self._quoted_re = re.compile(r"\s*\"[^\"\n]{3,250}\"")
+        self._ru_law_re = re.compile(rf"(?<![а-яa-z]){_RU_LAW}|(?<![а-яa-z0-9]){_RU_BARE_FZ}")
+        self._ro_law_re = re.compile(rf"(?<![a-z]){_RO_LAW}")
+        self._court_re = {c.court: re.compile(c.pattern) for c in courts}
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, acts: Path = DATA / "acts.yaml", courts: Path = DATA / "courts.yaml") -> ActRegistry:
+        return cls([_entry(item, acts, i) for i, item in enumerate(_items(acts, "acts"))],
+                   [_court(item, courts, i) for i, item in enumerate(_items(courts, "courts"))])
+
+    # ------------------------------------------------------------------ public look-ups
+    def key_for(self, name: str, jurisdiction: str) -> str | None:
+        """The act key a whole name stands for ("Гражданского кодекса" -> ru/gk), or None."""
+        folded = fold(name).strip().rstrip(",;")
+        m = self.match_at(folded, 0, jurisdiction)
+        if m is None or folded[m.end :].strip(" .") != "":
+            return None
+        return m.key
+
+    def title(self, key: str) -> str:
+        entry = self.entries.get(key)
+        return entry.title if entry is not None else key
+
+    def aliases(self, key: str) -> tuple[str, ...]:
+        entry = self.entries.get(key)
+        return () if entry is None else (*entry.names, *entry.titles)
+
+    @property
+    def examples(self) -> dict[str, tuple[str, ...]]:
+        return {key: e.examples for key, e in self.entries.items()}
+
+    def kind_of(self, key: str | None) -> str:
+        entry = self.entries.get(key or "")
+        if entry is not None:
+            return entry.type
+        return "law"
+
+    def court_pattern(self, court: str) -> re.Pattern[str]:
+        return self._court_re[court]
+
+    def is_verifiable(self, court: str | None) -> bool:
+        return any(c.court == court and c.verifiable for c in self.courts)
+
+    # ------------------------------------------------------------------ matching inside a folded text
+    def match_at(self, folded: str, pos: int, jurisdiction: str) -> ActMatch | None:
+        """The act written exactly at `pos` of a folded text, the longest reading first."""
+        if jurisdiction == "ru":
+            law = self._ru_law(folded, pos)
+            if law is not None:
+                return law
+        else:
+            m = self._ro_law_re.match(folded, pos)
+            if m is not None:
+                return self._ro_law(m)
+        m = self._alias_re[jurisdiction].match(folded, pos)
+        if m is None or m.lastgroup is None:
+            return None
+        key = self._alias_keys[jurisdiction][m.lastgroup]
+        return ActMatch(pos, m.end(), key, self.kind_of(key))
+
+    def find_all(self, folded: str, jurisdiction: str) -> Iterator[ActMatch]:
+        """Every act written anywhere in a folded text, left to right, without overlaps."""
+        found: list[ActMatch] = []
+        if jurisdiction == "ru":
+            for m in self._ru_law_re.finditer(folded):
+                law = self._ru_law(folded, m.start())
+                if law is not None:
+                    found.append(law)
+        else:
+            found.extend(self._ro_law(m) for m in self._ro_law_re.finditer(folded))
+        for m in self._alias_re[jurisdiction].finditer(folded):
+            if m.lastgroup is not None:
+                key = self._alias_keys[jurisdiction][m.lastgroup]
+                found.append(ActMatch(m.start(), m.end(), key, self.kind_of(key)))
+        found.sort(key=lambda a: (a.start, -a.end))
+        end = -1
+        for act in found:
+            if act.start >= end:
+                end = act.end
+                yield act
+
+    def _ru_law(self, folded: str, pos: int) -> ActMatch | None:
+        m = self._ru_law_re.match(folded, pos)
+        if m is None:
+            return None
+        if m.group("bnum") is not None:
+            return ActMatch(pos, m.end(), self._slug("ru", f"fz-{m.group('bnum')}"), "law")
+        end = m.end()
+        key: str | None = None
+        num = m.group("num")
+        if num is not None:
+            head = m.group("lawhead")
+            slug = f"fz-{num}" if (m.group("fz") or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
+            key = self._slug("ru", slug)
+        t = self._title_re.match(folded, end)
+        if t is not None and t.lastgroup is not None:
+            key = key or self._title_keys[t.lastgroup]
+            end = t.end()
+        else:
+            q = self._quoted_re.match(folded, end)
+            if q is not None:
+                end = q.end()
+            elif num is None:
+                return None  # the bare word "закон" names no act
+        return ActMatch(pos, end, key, "law")
+
+    def _ro_law(self, m: re.Match[str]) -> ActMatch:
+        rtype = _ro_type(m.group("rtype"))
+        slug = f"{rtype}-{m.group('rnum')}-{m.group('ryear')}"
+        key = self._slug("ro", slug)
+        return ActMatch(m.start(), m.end(), key, rtype)  # as written: "aceeași lege" points back to a Legea
+
+    def _slug(self, jurisdiction: str, slug: str) -> str:
+        return self._by_slug.get(f"{jurisdiction}/{slug}", f"{jurisdiction}/{slug}")
+
+
+def _items(path: Path, top: str) -> list[dict[str, Any]]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    items = data.get(top) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise ValueError(f"{path}: expected a top-level '{top}:' list")
+    return items
+
+
+def _strings(item: dict[str, Any], field: str, path: Path, index: int) -> tuple[str, ...]:
+    value = item.get(field) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{path}: entry {index} ({item.get('key') or item.get('court')}): '{field}' must be a list of strings")
+    return tuple(value)
+
+
+def _entry(item: dict[str, Any], path: Path, index: int) -> ActEntry:
+    key = item.get("key")
+    if not isinstance(key, str) or not re.fullmatch(r"(ru|ro)/[a-z0-9-]+", key):
+        raise ValueError(f"{path}: entry {index}: 'key' must look like ru/<slug> or ro/<slug>, got {key!r}")
+    return ActEntry(
+        key=key,
+        jurisdiction=key[:2],
+        title=str(item.get("title") or key),
+        type=str(item.get("type") or "law"),
+        names=_strings(item, "names", path, index),
+        titles=_strings(item, "titles", path, index),
+        slugs=_strings(item, "slugs", path, index),
+        examples=_strings(item, "examples", path, index),
+    )
+
+
+def _court(item: dict[str, Any], path: Path, index: int) -> Court:
+    for field in ("court", "jurisdiction", "pattern"):
+        if not isinstance(item.get(field), str):
+            raise ValueError(f"{path}: court entry {index}: '{field}' must be a string")
+    return Court(item["court"], item["jurisdiction"], bool(item.get("verifiable", True)), item["pattern"],
+                 _strings(item, "examples", path, index))
+
+
+@lru_cache(maxsize=1)
+def default_registry() -> ActRegistry:
+    return ActRegistry.load()

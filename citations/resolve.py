@@ -1,0 +1,168 @@
+"""Resolve citations against the corpus: is the cited unit there, and if not, why not.
+
+The index is built once from the corpus tables (two dicts keyed by act and by article), so resolving a whole
+evaluation run is a dictionary probe per citation, never a query per citation.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+import pyarrow as pa
+
+from citations.model import Citation, Resolution
+from citations.registry import default_registry
+
+
+class Lookup(Protocol):
+    """What the resolver needs from a corpus; tests and the warehouse plug in their own."""
+
+    def has_act(self, act: str) -> bool: ...
+
+    def article(self, act: str, article: str) -> tuple[tuple[str, str], ...]:
+        """(doc_id, unit_path) of every document of `act` holding `article`."""
+        ...
+
+    def act_documents(self, act: str) -> tuple[str, ...]: ...
+
+    def acts_with_article(self, article: str) -> tuple[str, ...]: ...
+
+    def decision(self, court: str, number: str) -> tuple[str, ...]:
+        """doc_ids of the decisions of `court` with `number`."""
+        ...
+
+    def has_court(self, court: str) -> bool: ...
+
+
+class SetLookup:
+    """An in-memory Lookup over the corpus tables (or over plain rows, for tests)."""
+
+    def __init__(
+        self,
+        articles: Iterable[tuple[str, str, str, str]],
+        acts: Iterable[tuple[str, str]] = (),
+        decisions: Iterable[tuple[str, str, str]] = (),
+    ) -> None:
+        """articles: (doc_id, act, article, path); acts: (doc_id, act); decisions: (doc_id, court, number)."""
+        self._units: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+        self._by_article: dict[str, set[str]] = defaultdict(set)
+        self._acts: dict[str, set[str]] = defaultdict(set)
+        self._decisions: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self._courts: set[str] = set()
+        for doc_id, act, article, path in articles:
+            entries = self._units[(act, article)]
+            if all(d != doc_id for d, _ in entries):
+                entries.append((doc_id, path))
+            elif len(path) < len(next(p for d, p in entries if d == doc_id)):  # the article itself, not a part
+                entries[:] = [(d, path if d == doc_id else p) for d, p in entries]
+            self._by_article[article].add(act)
+            self._acts[act].add(doc_id)
+        for doc_id, act in acts:
+            self._acts[act].add(doc_id)
+        for doc_id, court, number in decisions:
+            self._decisions[(court, _decision_number(number))].append(doc_id)
+            self._courts.add(court)
+
+    @classmethod
+    def from_tables(cls, documents: pa.Table, units: pa.Table) -> SetLookup:
+        """Build from the corpus tables; columns as in CONTRACT section 3 (extra columns are ignored)."""
+        d = documents.to_pydict()
+        u = units.select([c for c in ("doc_id", "act", "article", "path") if c in units.column_names]).to_pydict()
+        missing = {"doc_id", "act", "article", "path"} - set(u)
+        if missing:
+            raise ValueError(f"units table: missing column(s) {sorted(missing)}")
+        articles = [
+            (doc, act, str(art), path or f"{art}")
+            for doc, act, art, path in zip(u["doc_id"], u["act"], u["article"], u["path"], strict=True)
+            if act and art is not None
+        ]
+        n = documents.num_rows
+        kinds = d.get("kind", [None] * n)
+        courts = d.get("court", [None] * n)
+        numbers = d.get("number", [None] * n)
+        acts_col = d.get("act", [None] * n)
+        acts = [(doc, act) for doc, act in zip(d["doc_id"], acts_col, strict=True) if act]
+        decisions = [
+            (doc, court, str(num))
+            for doc, kind, court, num in zip(d["doc_id"], kinds, courts, numbers, strict=True)
+            if court and num is not None and kind != "act"
+        ]
+        return cls(articles, acts, decisions)
+
+    def has_act(self, act: str) -> bool:
+        return act in self._acts
+
+    def article(self, act: str, article: str) -> tuple[tuple[str, str], ...]:
+        return tuple(self._units.get((act, article), ()))
+
+    def act_documents(self, act: str) -> tuple[str, ...]:
+        return tuple(sorted(self._acts.get(act, ())))
+
+    def acts_with_article(self, article: str) -> tuple[str, ...]:
+        return tuple(sorted(self._by_article.get(article, ())))
+
+    def decision(self, court: str, number: str) -> tuple[str, ...]:
+        return tuple(self._decisions.get((court, _decision_number(number)), ()))
+
+    def has_court(self, court: str) -> bool:
+        return court in self._courts
+
+
+def resolve(citations: Sequence[Citation], lookup: Lookup) -> list[Resolution]:
+    """One Resolution per citation, in the same order."""
+    return [_resolve_one(c, lookup) for c in citations]
+
+
+def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
+    if c.kind == "decision":
+        return _decision(c, lookup)
+    if c.act is None:
+        others = lookup.acts_with_article(c.article) if c.article else ()
+        return Resolution(c, "unknown_act", None, None, others, f"the act of '{c.text}' could not be identified")
+    if not lookup.has_act(c.act):
+        title = default_registry().title(c.act)
+        others = lookup.acts_with_article(c.article) if c.article else ()
+        return Resolution(c, "unknown_act", None, None, others, f"{c.act} ({title}) is not in the corpus")
+    if c.kind == "act" or c.article is None:
+        docs = lookup.act_documents(c.act)
+        if len(docs) > 1:
+            return Resolution(c, "ambiguous", None, None, (), f"{c.act} is held by {len(docs)} documents: {', '.join(docs)}")
+        return Resolution(c, "found", docs[0] if docs else None, None, (), f"{c.act} is in the corpus")
+    wanted = [c.article] + ([c.article_to] if c.article_to else [])
+    hits = [lookup.article(c.act, a) for a in wanted]
+    others = tuple(a for a in lookup.acts_with_article(c.article) if a != c.act)
+    missing = [a for a, h in zip(wanted, hits, strict=True) if not h]
+    if missing:
+        hint = f"; article {c.article} exists in {', '.join(others)}" if others else ""
+        return Resolution(c, "not_found", None, None, others,
+                          f"{c.act} has no article {', '.join(missing)} in the corpus{hint}")
+    first = hits[0]
+    if len({doc for doc, _ in first}) > 1:
+        docs = ", ".join(doc for doc, _ in first)
+        return Resolution(c, "ambiguous", None, None, others, f"article {c.article} of {c.act} is in several documents: {docs}")
+    doc_id, path = first[0]
+    span = f"articles {c.article}-{c.article_to}" if c.article_to else f"article {c.article}"
+    return Resolution(c, "found", doc_id, path, others, f"{span} of {c.act} found in {doc_id}")
+
+
+def _decision(c: Citation, lookup: Lookup) -> Resolution:
+    court = c.court or "?"
+    if not default_registry().is_verifiable(c.court):
+        return Resolution(c, "unverifiable", None, None, (),
+                          f"decisions of {court} are outside the corpus by design (shown apart, not scored)")
+    if c.number is None:
+        return Resolution(c, "not_found", None, None, (), f"the decision of {court} has no number to look up")
+    docs = lookup.decision(court, c.number)
+    if len(docs) == 1:
+        return Resolution(c, "found", docs[0], None, (), f"{court} No {c.number} found in {docs[0]}")
+    if len(docs) > 1:
+        return Resolution(c, "ambiguous", None, None, (), f"{court} No {c.number} matches {len(docs)} documents: {', '.join(docs)}")
+    if not lookup.has_court(court):
+        return Resolution(c, "unknown_act", None, None, (), f"the corpus holds no decisions of {court}")
+    return Resolution(c, "not_found", None, None, (), f"{court} No {c.number} is not in the corpus")
+
+
+def _decision_number(number: str) -> str:
+    return number.replace(".", "").replace(" ", "").upper()

@@ -1,0 +1,96 @@
+"""Equal-length normalisation, dates and numbers shared by both grammars.
+
+Every span we report must index the ORIGINAL text, so the grammars run on a copy of exactly the same length:
+lower case, one kind of dash, quote and space, and Romanian letters without diacritics (comma, cedilla or none
+all fold to the bare letter), so one pattern covers every spelling found in real answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FOLD = {
+    "ё": "е",
+    "ș": "s",
+    "ş": "s",
+    "ț": "t",
+    "ţ": "t",
+    "ă": "a",
+    "â": "a",
+    "î": "i",
+    "\u00a0": " ",
+    "\u202f": " ",
+    "\u2009": " ",
+    "\u2007": " ",
+    "\t": " ",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2012": "-",
+    "\u2011": "-",
+    "\u2010": "-",
+    "\u2212": "-",
+    "«": '"',
+    "»": '"',
+    "„": '"',
+    "“": '"',
+    "”": '"',
+    "‘": "'",
+    "’": "'",
+    "`": "'",
+}
+_TABLE = str.maketrans(_FOLD)
+
+
+def fold(text: str) -> str:
+    """Lower-case, diacritic-free copy of `text` with the same length (so offsets carry over unchanged)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a few letters (İ) lower to two code points: keep those as they are
+        lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    return lowered.translate(_TABLE)
+
+
+_MONTHS = {
+    # Russian genitive month names and Romanian month names (folded) -> month number
+    "январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6, "июл": 7, "август": 8,
+    "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12,
+    "ianuarie": 1, "februarie": 2, "martie": 3, "aprilie": 4, "mai": 5, "iunie": 6, "iulie": 7,
+    "august": 8, "septembrie": 9, "octombrie": 10, "noiembrie": 11, "decembrie": 12,
+}  # fmt: skip
+
+MONTH_WORD = (
+    r"(?:январ[яь]|феврал[яь]|марта?|апрел[яь]|ма[яй]|июн[яь]|июл[яь]|августа?|сентябр[яь]|октябр[яь]"
+    r"|ноябр[яь]|декабр[яь]|ianuarie|februarie|martie|aprilie|mai|iunie|iulie|august|septembrie"
+    r"|octombrie|noiembrie|decembrie)"
+)
+DATE = rf"(?:\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|\d{{1,2}}\s+{MONTH_WORD}\s+\d{{4}})(?:\s*(?:г\.|года|г\b))?"
+_DATE_RE = re.compile(rf"(\d{{1,2}})(?:\.(\d{{1,2}})\.|\s+({MONTH_WORD})\s+)(\d{{4}})")
+
+
+def iso_date(folded: str) -> str | None:
+    """ISO date from the first date written in `folded` (dd.mm.yyyy or '21 января 2016'), or None."""
+    m = _DATE_RE.search(folded)
+    if m is None:
+        return None
+    day, month_num, month_word, year = m.groups()
+    if month_num is not None:
+        month = int(month_num)
+    else:
+        month = next((n for stem, n in _MONTHS.items() if month_word.startswith(stem)), 0)
+        if month_word in ("ма", "мая", "май"):
+            month = 5
+        if month_word.startswith("март"):
+            month = 3
+    if not (1 <= month <= 12 and 1 <= int(day) <= 31):
+        return None
+    return f"{year}-{month:02d}-{int(day):02d}"
+
+
+def is_cyrillic_text(text: str) -> bool:
+    """Whether a text is mostly Cyrillic: the `auto` jurisdiction of an answer."""
+    cyr = lat = 0
+    for ch in text[:4000]:
+        if "а" <= ch <= "я" or "А" <= ch <= "Я":
+            cyr += 1
+        elif "a" <= ch <= "z" or "A" <= ch <= "Z":
+            lat += 1
+    return cyr >= lat
