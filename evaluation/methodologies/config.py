@@ -87,7 +87,13 @@ def config_for(methodology: str, overrides: Mapping[str, Any] | None = None) -> 
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"{methodology} scoring settings, {where}: {first['msg']}") from exc
+        hint = ""
+        if first["type"] == "extra_forbidden" and first["loc"][0] in _FIELDS:
+            hint = f"; expected {', '.join(_FIELDS[str(first['loc'][0])])}"
+        raise ValueError(f"{methodology} scoring settings, {where}: {first['msg']}{hint}") from exc
+
+
+_FIELDS = {"thresholds": tuple(Thresholds.model_fields), "penalty": tuple(Penalty.model_fields)}
 
 
 @cache

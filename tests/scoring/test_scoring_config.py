@@ -36,6 +36,7 @@ def test_thresholds_default_to_60_and_75_and_can_be_overridden_one_at_a_time() -
         ({"thresholds": {"negative_below": 80}}, "must not exceed"),
         ({"penalty": {"cap": -1}}, "penalty.cap"),
         ({"thresholds": 70}, "must be a mapping"),
+        ({"thresholds": {"positive": 70}}, "thresholds.positive: .*expected negative_below, positive_at"),
     ],
 )
 def test_a_bad_override_is_refused_naming_the_setting(overrides: dict[str, Any], message: str) -> None:
