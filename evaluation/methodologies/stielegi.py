@@ -64,15 +64,12 @@ def score(ctx: Context) -> Outcome:
 
 
 def _text_points(ctx: Context, weights: dict[str, float], notes: list[str]) -> float:
-    points = 0.0
-    earned = _text_components(ctx, weights)
-    for key in ("issue", "fact", "branches"):
-        points += earned.get(key, 0.0)
-    for element_id in ["issue", "fact"] + [f"branch:{i}" for i in range(1, len(ctx.etalon.branches) + 1)]:
+    n = len(ctx.etalon.branches)
+    for element_id in ["issue", "fact", *(f"branch:{i}" for i in range(1, n + 1))]:
         if element_id in ctx.states:
             value = ctx.value(element_id)
             notes.append(f"{element_id}: {value if value is not None else 'open (0 points until decided)'}")
-    return points
+    return sum(_text_components(ctx, weights).values())
 
 
 def _text_components(ctx: Context, weights: dict[str, float]) -> dict[str, float]:
