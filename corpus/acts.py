@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-from citations.registry import default_registry
-from citations.text import fold
 
 _ROMAN = {"I": "1", "II": "2", "III": "3"}
 
@@ -18,6 +16,9 @@ def act_for_name(name: str, jurisdiction: str) -> str | None:
     """The act a document's title or header names, or None when the registry does not know it."""
     if not name.strip():
         return None
+    from citations.registry import default_registry  # imported late: the registry is the citations package's
+    from citations.text import fold
+
     reg = default_registry()
     key = reg.key_for(name, jurisdiction)
     if key is not None:

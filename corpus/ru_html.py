@@ -30,25 +30,34 @@ def _superscript_classes(root: etree._Element) -> frozenset[str]:
     return frozenset(found)
 
 
+def _walk(el: etree._Element, sup: frozenset[str], heading: bool, main: list[str], notes: list[str]) -> None:
+    for child in el:
+        tag = child.tag
+        if isinstance(tag, str):
+            cls = child.get("class")
+            if cls == "mark":
+                notes.append("".join(child.itertext()))
+            elif cls in sup or tag == "sup":
+                inner = "".join(child.itertext()).strip()
+                if inner:
+                    main.append("." + inner if heading or inner.isdigit() else inner)
+            elif tag in ("script", "style"):
+                pass
+            elif len(child):
+                main.append(child.text or "")
+                _walk(child, sup, heading, main, notes)
+            else:
+                main.append(child.text or "")
+        main.append(child.tail or "")
+
+
 def _text(p: etree._Element, sup: frozenset[str], heading: bool) -> tuple[str, str]:
     """(main text, note text): notes are ``mark`` spans the portal appends after amended passages."""
     if len(p) == 0:
         return p.text or "", ""
     main: list[str] = [p.text or ""]
     notes: list[str] = []
-    for child in p:
-        cls = child.get("class") if isinstance(child.tag, str) else None
-        if cls == "mark":
-            notes.append("".join(child.itertext()))
-        elif cls in sup or child.tag == "sup":
-            inner = "".join(child.itertext()).strip()
-            if inner:
-                main.append("." + inner if heading or inner.isdigit() else inner)
-        elif isinstance(child.tag, str) and child.tag in ("script", "style"):
-            pass
-        else:
-            main.append("".join(child.itertext()))
-        main.append(child.tail or "")
+    _walk(p, sup, heading, main, notes)
     return "".join(main), "".join(notes)
 
 

@@ -26,7 +26,10 @@ PART = re.compile(r"^(\d+(?:\.\d+)*)\.(?:\s+|(?=[^\d\s]))")
 POINT = re.compile(r"^(\d+(?:\.\d+)*)\)\s*")
 LETTER = re.compile(r"^([а-яё])\)\s*")
 REPEAL = re.compile(r"утратил[аио]?\s+силу|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
-SIGNATURE = re.compile(r"^(?:Президент|Председатель)\s+(?:Российской\s+Федерации|Верховного\s+Совета)|^Москва,\s+Кремль")
+SIGNATURE = re.compile(
+    r"^(?:Президент|Председатель)(?:\s+Российской\s+Федерации|\s+Верховного\s+Совета(?:\s+[А-ЯЁ]+)*)?"
+    r"\s*(?:[А-ЯЁ]\.\s?[А-ЯЁ]|$)|^Москва,\s+(?:Кремль|Дом\s+Советов)"
+)
 _WS = re.compile(r"[ \t\u00a0\u2002\u2003\u2009\u200b]+")
 
 
@@ -52,13 +55,19 @@ def clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+_REPEALED_BODY = re.compile(
+    r"^(?:\(?(?:дополнение\s+\w+\s*-[^)]*\)\s*)?\(?\s*(?:(?:пункт|подпункт|часть|абзац|статья|глава)\s+)?"
+    r"(?:утратил[аио]?\s+силу|исключен[аоы]?|не\s+применя\w+))",
+    re.I,
+)
+
+
 def _only_repeal(text: str) -> bool:
-    m = PART.match(text) or POINT.match(text)
+    """True when a unit's whole text is an editorial repeal note ("3) (Утратил силу - ...)")."""
+    m = PART.match(text) or POINT.match(text) or LETTER.match(text)
     rest = text[m.end() :] if m else text
-    rest = rest.strip().strip("()[]. -–")
-    return len(rest) < 300 and REPEAL.match(rest.lstrip("(").lstrip()) is not None or (
-        len(rest) < 300 and rest.lower().startswith(("утратил", "исключ", "абзац утратил", "не применя"))
-    )
+    rest = rest.strip().lstrip("(").strip()
+    return len(rest) < 300 and _REPEALED_BODY.match(rest) is not None
 
 
 class _Article:

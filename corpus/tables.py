@@ -1,0 +1,141 @@
+"""Arrow tables the warehouse stores, and the version merge that makes re-ingestion idempotent.
+
+Every version of a document is kept (etalons and judgments record which one they used); ``is_current``
+marks the latest. Re-ingesting an unchanged document adds nothing, so a daily schedule is cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from corpus.model import Document, IngestError
+
+DOCUMENT_SCHEMA = pa.schema([
+    ("doc_id", pa.string()), ("version", pa.string()), ("jurisdiction", pa.string()), ("act", pa.string()),
+    ("kind", pa.string()), ("issuer", pa.string()), ("court", pa.string()), ("number", pa.string()),
+    ("date", pa.string()), ("title", pa.string()), ("status", pa.string()), ("source", pa.string()),
+    ("file", pa.string()), ("content_hash", pa.string()), ("encoding", pa.string()), ("format", pa.string()),
+    ("units", pa.int32()),
+])
+UNIT_SCHEMA = pa.schema([
+    ("doc_id", pa.string()), ("version", pa.string()), ("act", pa.string()), ("article", pa.string()),
+    ("path", pa.string()), ("kind", pa.string()), ("number", pa.string()), ("heading", pa.string()),
+    ("text", pa.string()), ("ord", pa.int32()), ("status", pa.string()), ("context", pa.string()),
+])
+ERROR_SCHEMA = pa.schema([
+    ("source", pa.string()), ("file", pa.string()), ("reason", pa.string()), ("detail", pa.string()),
+    ("position", pa.string()), ("at", pa.string()),
+])
+CURRENT = pa.field("is_current", pa.bool_())
+MERGED_DOCUMENT_SCHEMA = DOCUMENT_SCHEMA.append(CURRENT)
+MERGED_UNIT_SCHEMA = UNIT_SCHEMA.append(CURRENT)
+
+
+def documents_table(docs: Sequence[Document]) -> pa.Table:
+    cols: dict[str, list[object]] = {f.name: [] for f in DOCUMENT_SCHEMA}
+    for d in docs:
+        for name in cols:
+            cols[name].append(len(d.units) if name == "units" else getattr(d, name))
+    return pa.table(cols, schema=DOCUMENT_SCHEMA)
+
+
+def units_table(docs: Sequence[Document]) -> pa.Table:
+    cols: dict[str, list[object]] = {f.name: [] for f in UNIT_SCHEMA}
+    for d in docs:
+        n = len(d.units)
+        cols["doc_id"].extend([d.doc_id] * n)
+        cols["version"].extend([d.version] * n)
+        for name in ("act", "article", "path", "kind", "number", "heading", "text", "ord", "status", "context"):
+            cols[name].extend(getattr(u, name) for u in d.units)
+    return pa.table(cols, schema=UNIT_SCHEMA)
+
+
+def errors_table(errors: Sequence[IngestError], at: str) -> pa.Table:
+    return pa.table({
+        "source": [e.source for e in errors], "file": [e.file for e in errors], "reason": [e.reason for e in errors],
+        "detail": [e.detail for e in errors], "position": [e.position for e in errors], "at": [at] * len(errors),
+    }, schema=ERROR_SCHEMA)
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    documents: pa.Table
+    units: pa.Table
+    added: int
+    changed: int
+    unchanged: int
+    units_added: int
+
+
+def _without_current(table: pa.Table | None, schema: pa.Schema) -> pa.Table:
+    if table is None:
+        return schema.empty_table()
+    if "is_current" in table.column_names:
+        table = table.drop_columns(["is_current"])
+    return table.select(schema.names).cast(schema)
+
+
+def _current_flags(table: pa.Table, current: dict[str, str]) -> pa.Array:
+    ids = table.column("doc_id").to_pylist()
+    versions = table.column("version").to_pylist()
+    return pa.array([current.get(i) == v for i, v in zip(ids, versions, strict=True)], pa.bool_())
+
+
+def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | None,
+                   new: Sequence[Document]) -> MergeResult:
+    """All versions kept; a document whose content hash is the current one's counts as unchanged."""
+    docs = _without_current(previous_docs, DOCUMENT_SCHEMA)
+    units = _without_current(previous_units, UNIT_SCHEMA)
+    current: dict[str, str] = {}
+    known: dict[tuple[str, str], str] = {}  # (doc_id, content_hash) -> version already stored
+    if previous_docs is not None and previous_docs.num_rows:
+        flags = (previous_docs.column("is_current").to_pylist() if "is_current" in previous_docs.column_names
+                 else [True] * previous_docs.num_rows)
+        for doc_id, version, digest, flag in zip(docs.column("doc_id").to_pylist(), docs.column("version").to_pylist(),
+                                                 docs.column("content_hash").to_pylist(), flags, strict=True):
+            known[(doc_id, digest)] = version
+            if flag or doc_id not in current:
+                current[doc_id] = version
+    current_hash = {doc_id: digest for (doc_id, digest), v in known.items() if current.get(doc_id) == v}
+    fresh: list[Document] = []
+    added = changed = unchanged = 0
+    # the same document may arrive twice in one batch (a resolution as DOCX and as text): the last one
+    # read is the current one, earlier ones are kept as versions without flipping back and forth
+    last = {d.doc_id: i for i, d in enumerate(new)}
+    for i, d in enumerate(new):
+        if last[d.doc_id] != i:
+            if (d.doc_id, d.content_hash) in known:
+                unchanged += 1
+            else:
+                fresh.append(d)
+                known[(d.doc_id, d.content_hash)] = d.version
+                added += 1 if d.doc_id not in current else 0
+                changed += 1 if d.doc_id in current else 0
+                current.setdefault(d.doc_id, d.version)
+            continue
+        if current_hash.get(d.doc_id) == d.content_hash:
+            unchanged += 1
+            continue
+        if d.doc_id in current:
+            changed += 1
+        else:
+            added += 1
+        old = known.get((d.doc_id, d.content_hash))
+        if old is not None:  # a document reverted to an earlier version: that version becomes current again
+            current[d.doc_id] = old
+        else:
+            fresh.append(d)
+            known[(d.doc_id, d.content_hash)] = d.version
+            current[d.doc_id] = d.version
+        current_hash[d.doc_id] = d.content_hash
+    new_units = units_table(fresh)
+    all_docs = pa.concat_tables([docs, documents_table(fresh)])
+    all_units = pa.concat_tables([units, new_units])
+    return MergeResult(
+        all_docs.append_column(CURRENT, _current_flags(all_docs, current)),
+        all_units.append_column(CURRENT, _current_flags(all_units, current)),
+        added, changed, unchanged, new_units.num_rows,
+    )
