@@ -2,17 +2,18 @@
 
 The canary is never sent to a system, so a system that writes it has seen the benchmark's files (in training
 data or in its context). Every canary is searched in every answer: a leak of another benchmark's set is a leak
-too. Models often reproduce such strings with changed case, spaces or hyphens inside, so the search also runs
-over the answer with separators removed.
+too. Models often reproduce such strings in upper case or cut into groups ("3f2a9b0c-4d5e-...",
+"3f 2a 9b ..."), so the answer is also searched with its separators (spaces, hyphens, colons, dots, commas)
+removed: gluing the words of an answer together cannot forge a random 128-bit string. Plain `str` searches
+(no regular expressions) keep the scan near the cost of reading the text.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-_SEPARATORS = re.compile(r"[\s\-_:.,'\"`·]+")
+_SEPARATORS = (" ", "\n", "\t", "\r", "\u00a0", "-", "\u2011", ":", ".", ",", "_")
 
 
 @dataclass(frozen=True, order=True)
@@ -29,11 +30,13 @@ def find_leaks(
     by_canary = {canary.lower(): benchmark for benchmark, canary in canaries.items() if canary}
     if not by_canary:
         return []
-    pattern = re.compile("|".join(re.escape(c) for c in sorted(by_canary)), re.IGNORECASE)
     leaks: set[Leak] = set()
     for system, code, text in answers:
-        hits = {m.group(0).lower() for m in pattern.finditer(text)}
+        lowered = text.lower()
+        hits = {canary for canary in by_canary if canary in lowered}
         if split_aware and len(hits) < len(by_canary):
-            hits |= {m.group(0).lower() for m in pattern.finditer(_SEPARATORS.sub("", text))}
+            for separator in _SEPARATORS:
+                lowered = lowered.replace(separator, "")
+            hits.update(canary for canary in by_canary if canary not in hits and canary in lowered)
         leaks.update(Leak(system, code, by_canary[hit]) for hit in hits)
     return sorted(leaks)

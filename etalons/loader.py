@@ -23,7 +23,7 @@ from etalons.benchmark import Benchmark, BenchmarkConfig
 from etalons.errors import EtalonError
 from etalons.messages import describe, field_path
 from etalons.model import Etalon
-from etalons.yamlpos import compose, duplicate_keys, key_line, line_of
+from etalons.yamlpos import duplicate_keys, key_line, line_of, parse
 
 BENCHMARK_FILE = "benchmark.yaml"
 MAX_FILE_BYTES = 1_000_000  # an etalon is a page a lawyer writes; anything bigger is not one
@@ -191,8 +191,7 @@ def _parse(path: Path, shown: str, model: type[M], errors: list[EtalonError]) ->
         )
         return None
     try:
-        root = compose(text)
-        data = yaml.safe_load(text)
+        root, data = parse(text)
     except yaml.MarkedYAMLError as exc:
         errors.append(_syntax_error(shown, exc))
         return None

@@ -7,13 +7,23 @@ PyYAML's safe_load forgets positions; composing the node tree keeps them. A pyda
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
 
-def compose(text: str) -> Node | None:
-    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+def parse(text: str) -> tuple[Node | None, Any]:
+    """The node tree (positions) and the plain data, from a single parse of the text."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
 
 
 def line_of(root: Node | None, loc: Sequence[int | str]) -> int | None:

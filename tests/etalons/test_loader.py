@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +13,16 @@ from tests.etalons.etalon_files import BENCHMARK_YAML, CANARY, ETALON_YAML, writ
 CASES: list[dict[str, Any]] = yaml.safe_load(Path(__file__).with_name("bad_inputs.yaml").read_text("utf-8"))[
     "cases"
 ]
-HAS_CITATIONS = importlib.util.find_spec("citations") is not None and hasattr(
-    importlib.import_module("citations"), "extract"
-)
+
+
+def _has_citations() -> bool:
+    try:
+        return hasattr(importlib.import_module("citations"), "extract")
+    except ImportError:
+        return False
+
+
+HAS_CITATIONS = _has_citations()
 
 
 def _bad_file(case: dict[str, Any]) -> str:
