@@ -181,9 +181,13 @@ class Extractor:
                     court = f"{court} / {other}"
                 date = iso_date(d) if d else None
                 end = _rstrip(text, m.start(), m.end())
+                point = m.groupdict().get("point")
+                after = ru.POINT_AFTER.match(folded, m.end())
+                if point is None and after is not None:
+                    point, end = after.group("point"), after.end()
                 found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
                                       number=text[m.start("num") : m.end("num")] if num else None, date=date,
-                                      year=date[:4] if date else None, point=m.groupdict().get("point")))
+                                      year=date[:4] if date else None, point=point))
         for m in ru.LOWER_COURT.finditer(folded):
             end = _rstrip(text, m.start(), m.end())
             court = " ".join(text[m.start("court") : m.end("court")].split())
@@ -205,11 +209,7 @@ class Extractor:
                 court = _lower_court_name(text, m.start("lower") if m.group("lower") else m.start("lowgen"),
                                           m.end("lower") if m.group("lower") else m.end("lowgen"))
             window = folded[max(0, m.start() - 200) : m.start()] + " " + folded[m.end() : m.end() + 150]
-            mechanism = None
-            if ro.MECHANISM_HP.search(folded[m.start() : m.end()]) or ro.MECHANISM_HP.search(window):
-                mechanism = "HP"
-            elif ro.MECHANISM_RIL.search(window):
-                mechanism = "RIL"
+            mechanism = _mechanism(folded, m.start(), m.end())
             num = m.group("num")
             if court is None:
                 if mechanism is not None or re.fullmatch(r"[ivxlc]+", num):
@@ -290,6 +290,18 @@ def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
     if kind == "ordinance":
         return act.type in ("og", "oug", "ordinance")
     return True
+
+
+def _mechanism(folded: str, start: int, end: int) -> str | None:
+    """RIL or HP, from the words nearest the decision (a sentence may name both mechanisms)."""
+    best: tuple[int, str] | None = None
+    lo, hi = max(0, start - 200), min(len(folded), end + 150)
+    for name, pattern in (("HP", ro.MECHANISM_HP), ("RIL", ro.MECHANISM_RIL)):
+        for m in pattern.finditer(folded, lo, hi):
+            dist = 0 if start <= m.start() < end else (start - m.end() if m.end() <= start else m.start() - end)
+            if best is None or dist < best[0]:
+                best = (dist, name)
+    return best[1] if best else None
 
 
 def _lower_court_name(text: str, start: int, end: int) -> str:

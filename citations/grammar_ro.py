@@ -31,9 +31,9 @@ REFERENCE = re.compile(
     r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ))(?![a-z])"
 )
 NOT_AN_ACT = re.compile(
-    r"\s*(?:(?:din|al|a|ale)\s+)?(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
+    r"\s*(?:(?:din|al|a|ale)\s+[a-z]|(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
     r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
-    r"|decizi|hotarar|procesul-verbal|oferta|polit)"
+    r"|decizi|hotarar|procesul-verbal|oferta|polit))"
 )
 CONNECTOR = re.compile(r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si)?\s*")
 
@@ -45,7 +45,7 @@ LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s
 
 def decision_pattern(courts: str) -> re.Pattern[str]:
     return re.compile(
-        rf"(?<![a-z])(?:(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?)?{DEC_WORD}"
+        rf"(?<![a-z])(?:(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?)?{DEC_WORD}"
         rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?\s+{DEC_NUM}"
         rf"(?:\s*,?\s*(?:a|al|pronuntata\s+de|data\s+de|emisa\s+de|din)\s+(?:(?P<post>{courts})|(?P<lowgen>{LOWER_GEN})))?"
         r"(?P<tail>(?:\s*(?:,|-)\s*(?:completul\s+pentru\s+dezlegarea\s+unor\s+chestiuni\s+de\s+drept|"
@@ -58,7 +58,7 @@ CJUE_HEAD = re.compile(
     r"(?:(?:hotarar[a-z]*|decizi[a-z]*|cauz[a-z]*)\s+(?:pronuntata\s+de\s+)?)?(?:cjue|curt(?:ea|ii)\s+de\s+justitie\s+a\s+uniunii\s+europene)"
 )
 ECHR = re.compile(
-    r"(?:cedo|curt(?:ea|ii)\s+europe(?:ana|ne)\s+a\s+drepturilor\s+omului)[^.;\n]{0,160}?(?:cererea|nr\.|no\.)\s*"
+    r"(?:cedo|curt(?:ea|ii)\s+europe(?:ana|ne)\s+a\s+drepturilor\s+omului)[^;\n]{0,160}?(?:cererea|nr\.|no\.)\s*"
     r"(?P<num>\d{3,6}/\d{2})(?!\d)"
 )
 MECHANISM_RIL = re.compile(r"recurs(?:ul|ului)?\s+in\s+interesul\s+legii|\bril\b")

@@ -63,7 +63,7 @@ def decision_patterns(courts: str) -> list[re.Pattern[str]]:
 LOWER_COURT = re.compile(
     rf"(?<![а-яa-z])(?:апелляционн[а-я]*\s+|кассационн[а-я]*\s+)?{_DOC}\s+"
     r"(?P<court>(?:[а-я-]+\s+){0,4}?(?:районн|городск|областн|краев|арбитражн|апелляционн|кассационн|мирово|окружн)"
-    r"[а-я]*\s+(?:[а-я-]+\s+){0,3}?суд[а-я]*(?:\s+(?!от\b|по\b)[а-я-]+){0,3}?)"
+    r"[а-я]*\s+(?:[а-я-]+\s+){0,3}?суд[а-я]*(?:\s+(?!от\b|по\b)[а-я.-]+){0,3}?)"
     rf"\s+(?:по\s+делу\s+)?(?:от\s+{DATE}\s*)?(?:по\s+делу\s+)?(?:№|n)\s*(?P<num>[0-9а-яa-z]+(?:[/-][0-9а-яa-z]+)*)"
 )
 ECHR = re.compile(
@@ -82,3 +82,5 @@ def part_name(word: str) -> str:
 
 def part_value(value: str) -> str:
     return value.strip('"').rstrip(")") if not value[0].isdigit() else value
+
+POINT_AFTER = re.compile(r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)')

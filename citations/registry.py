@@ -57,7 +57,7 @@ class Court:
 def _ru_word(run: str) -> str:
     if len(run) < 5:
         return run
-    return _VOWEL_TAIL.sub("", run) + "[а-я]*"
+    return _VOWEL_TAIL.sub("", run) + "[а-я]{0,3}"
 
 
 def _name_pattern(name: str, jurisdiction: str) -> str:
@@ -88,7 +88,7 @@ def _name_pattern(name: str, jurisdiction: str) -> str:
 
 _RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
 _RU_LAW = (
-    r"(?P<lawhead>(?:федеральн[а-я]*\s+)?(?:закон[а-я]*|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
+    r"(?P<lawhead>(?:федеральн[а-я]*\s+)?(?:закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
     rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?)\s*(?P<num>\d+(?:-\d+)?)(?P<fz>-фз)?)?(?:\s+от\s+{DATE})?"
 )
 _RU_BARE_FZ = r"(?:(?:№|n)\s*)?(?P<bnum>\d+)-фз(?![а-я])"
@@ -98,7 +98,7 @@ _RO_TYPE = (
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege)"
 )
 _RO_LAW = (
-    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d+)\s*/\s*(?P<ryear>\d{{4}})(?!\d)"
+    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d{{1,3}}(?:\.\d{{3}})+|\d+)\s*/\s*(?P<ryear>\d{{4}})(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
     r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+[^,;()\n\"]{1,200}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
 )
@@ -255,7 +255,7 @@ class ActRegistry:
 
     def _ro_law(self, m: re.Match[str]) -> ActMatch:
         rtype = _ro_type(m.group("rtype"))
-        slug = f"{rtype}-{m.group('rnum')}-{m.group('ryear')}"
+        slug = f"{rtype}-{m.group('rnum').replace('.', '')}-{m.group('ryear')}"
         key = self._slug("ro", slug)
         return ActMatch(m.start(), m.end(), key, rtype)  # as written: "aceeași lege" points back to a Legea
 
