@@ -23,6 +23,21 @@ _UNIT = (r"%|процент\w*|руб\w*|₽|коп\w*|тыс\w*|млн|евро
          r"days?|months?|years?|weeks?|hours?")
 FIGURE = re.compile(rf"(?<![\w.,])({_NUMBER})\s*({_UNIT})(?!\w)", re.IGNORECASE)
 _ANY_NUMBER = re.compile(_NUMBER)
+# Number words, so that "6 месяцев" in an answer matches "шести месяцев" in the law: stems anchored at a
+# word start. A stem that also begins an unrelated word only makes a figure look known (a missed
+# candidate), never an invented one.
+_NUMBER_WORDS: tuple[tuple[str, int], ...] = (
+    (r"одиннадцат", 11), (r"двенадцат", 12), (r"пятнадцат", 15), (r"двадцат", 20), (r"тридцат", 30),
+    (r"шестьдесят|шестидесят", 60), (r"девяност", 90), (r"сто\b|ста\b", 100),
+    (r"один\b|одн(ого|ому|ой|у|а)\b", 1), (r"дв(а|е|ух|ум)\b", 2), (r"тр(и|ех|ёх|ем|ём)\b", 3),
+    (r"четыр(е|ех|ёх)\b", 4), (r"пят(ь|и|ью)\b", 5), (r"шест(ь|и|ью)\b", 6), (r"сем(ь|и|ью)\b", 7),
+    (r"восем(ь|ью)\b|восьм(и|ью)\b", 8), (r"девят(ь|и|ью)\b", 9), (r"десят(ь|и|ью)\b", 10),
+    (r"unu\b|una\b|o\s(?=lun|zi|săpt)", 1), (r"doi\b|două\b|doua\b", 2), (r"trei\b", 3),
+    (r"patru\b", 4), (r"cinci\b", 5), (r"șase\b|şase\b|sase\b", 6), (r"șapte\b|şapte\b|sapte\b", 7),
+    (r"opt\b", 8), (r"nouă\b", 9), (r"zece\b", 10), (r"cincisprezece\b", 15), (r"treizeci\b", 30),
+    (r"one\b", 1), (r"two\b", 2), (r"three\b", 3), (r"six\b", 6), (r"ten\b", 10), (r"thirty\b", 30),
+)
+_WORDS = [(re.compile(rf"(?<!\w)(?:{stem})", re.IGNORECASE), str(n)) for stem, n in _NUMBER_WORDS]
 QUOTED = re.compile(r"«([^«»]{20,})»|“([^“”]{20,})”|„([^„“”]{20,})[“”]|\"([^\"]{20,})\"")
 
 
@@ -122,7 +137,9 @@ def _canonical(number: str) -> str:
 
 
 def _numbers(*texts: str) -> set[str]:
-    return {_canonical(m.group(0)) for t in texts for m in _ANY_NUMBER.finditer(t)}
+    found = {_canonical(m.group(0)) for t in texts for m in _ANY_NUMBER.finditer(t)}
+    found.update(n for t in texts for pattern, n in _WORDS if pattern.search(t))
+    return found
 
 
 def _figures(text: str, citations: Sequence[Mapping[str, Any]]) -> Iterable[tuple[re.Match[str], int]]:
