@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ MAX_FILE_BYTES = 1_000_000  # an etalon is a page a lawyer writes; anything bigg
 MAX_ERRORS_PER_FILE = 20
 
 M = TypeVar("M", bound=BaseModel)
+_CODE_LINE = re.compile(r"""^code\s*:\s*["']?([A-Za-z0-9][A-Za-z0-9_.-]*)""", re.MULTILINE)
 Extractor = Callable[[str, str], Sequence[object]]
 
 
@@ -66,6 +68,9 @@ class LoadResult:
     benchmarks: list[Benchmark] = field(default_factory=list)
     etalons: list[LoadedEtalon] = field(default_factory=list)
     errors: list[EtalonError] = field(default_factory=list)
+    failed_codes: set[str] = field(default_factory=set)
+    """Codes (read leniently from the raw text, else the file name) of etalon files present but not loaded:
+    hold these as they were; an etalon is archived only when no file claims its code any more."""
 
     @property
     def failed_files(self) -> set[str]:
@@ -113,10 +118,12 @@ def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result:
                 )
             )
             result.errors.extend(_skipped(files, shown))
+            result.failed_codes.update(_claimed_code(p) for p in files)
         return
     config = _parse(config_path, f"{shown}/{BENCHMARK_FILE}", BenchmarkConfig, result.errors)
     if config is None:
         result.errors.extend(_skipped(files, shown))
+        result.failed_codes.update(_claimed_code(p) for p in files)
         return
     benchmark = Benchmark.from_config(folder, config[0])
     result.benchmarks.append(benchmark)
@@ -124,6 +131,18 @@ def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result:
         loaded = _load_etalon(path, f"{shown}/{path.name}", benchmark, extract, result.errors)
         if loaded is not None:
             result.etalons.append(loaded)
+        else:
+            result.failed_codes.add(_claimed_code(path))
+
+
+def _claimed_code(path: Path) -> str:
+    """The code a file that failed to load claims, read without YAML (the YAML may be what is broken)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:MAX_FILE_BYTES]
+    except OSError:
+        return path.stem
+    found = _CODE_LINE.search(text)
+    return found.group(1) if found else path.stem
 
 
 def _skipped(files: list[Path], shown: str) -> list[EtalonError]:
@@ -272,6 +291,7 @@ def _drop_duplicate_codes(result: LoadResult) -> None:
                 )
             )
     result.etalons = [loaded for loaded in result.etalons if loaded.code not in clashes]
+    result.failed_codes.update(clashes)
 
 
 def _flag_shared_canaries(result: LoadResult, shown_root: str) -> None:

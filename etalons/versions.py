@@ -111,7 +111,8 @@ def plan_changes(stored: Mapping[str, Stored], result: LoadResult) -> Changes:
     for code, before in sorted(stored.items()):
         if code in loaded or before.archived:
             continue
-        (changes.held if before.file in failed else changes.archived).append(code)
+        held = before.file in failed or code in result.failed_codes
+        (changes.held if held else changes.archived).append(code)
     return changes
 
 

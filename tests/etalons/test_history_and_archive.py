@@ -72,3 +72,14 @@ def test_history_keeps_every_version_and_when_it_was_first_seen(etalons_root: Pa
     ]
     assert [r.version for r in history] == [first[0].version, edited[0].version]
     assert "семь месяцев" in history[1].content and "семь месяцев" not in history[0].content
+
+
+def test_a_broken_file_under_a_new_name_still_holds_its_etalon(etalons_root: Path) -> None:
+    before = _load(etalons_root).etalons[0]
+    (etalons_root / "ru-test" / "NAS-01.yaml").rename(etalons_root / "ru-test" / "inheritance-1.yaml")
+    (etalons_root / "ru-test" / "inheritance-1.yaml").write_text(
+        ETALON_YAML.replace("difficulty: 2", "difficulty: [2"), encoding="utf-8"
+    )
+    result = load_benchmarks(etalons_root)
+    changes = plan_changes({"NAS-01": Stored(before.version, "t", FILE)}, result)
+    assert (result.failed_codes, changes.held, changes.archived) == ({"NAS-01"}, ["NAS-01"], [])

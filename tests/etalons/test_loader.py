@@ -97,6 +97,7 @@ def test_a_code_used_twice_loads_neither_file_and_names_both(etalons_root: Path)
     assert "etalons/ru-other/copy.yaml" in messages["etalons/ru-test/NAS-01.yaml"]
     assert "etalons/ru-test/NAS-01.yaml" in messages["etalons/ru-other/copy.yaml"]
     assert {e.line for e in result.errors} == {1}
+    assert result.failed_codes == {"NAS-01"}
 
 
 @pytest.mark.parametrize(
