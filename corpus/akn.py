@@ -29,7 +29,7 @@ SUB = frozenset({"paragraph", "subsection", "point", "subparagraph", "clause", "
 CONTEXT = frozenset({"part", "title", "chapter", "subchapter", "book", "subtitle", "division", "subdivision",
                      "subpart", "tome"})
 KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law"}
-_NUM_CLEAN = re.compile(r"^(?:art(?:icle|\.)?|section|sec\.|§|articolul|статья)\s*", re.I)
+_DIGITS = re.compile(r"\d+(?:[.\-^]\d+)*(?:\s?(?:bis|ter|quater)\b|[a-z](?![a-z]))?")
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,12 @@ def _num(el: etree._Element) -> str | None:
 
 
 def _norm_num(num: str) -> str:
-    n = _NUM_CLEAN.sub("", num).strip()
-    n = n.strip("()[]. ").rstrip(".)")
-    return n.replace(" ", "")
+    """``Art. 1.``, ``SECTION 1.``, ``§ 301.``, ``Artículo 1º`` -> ``1``/``301``; ``(a)``, ``[4]`` -> ``a``/``4``."""
+    m = _DIGITS.search(num)
+    if m:
+        return m.group(0)
+    tokens = num.replace("\u202f", " ").split()
+    return tokens[-1].strip("()[].,:;-–—") if tokens else ""
 
 
 def _heading(el: etree._Element) -> str | None:
@@ -90,7 +93,7 @@ def parse_akn(root: etree._Element) -> AknDoc:
         raise IngestFailure("not_akoma_ntoso", "no act/bill/judgment/doc element under akomaNtoso", "line 1")
     doc_type = _local(doc)
     if doc_type == "documentCollection":
-        inner = next((el for el in doc.iter() if _local(el) in ("act", "bill")), None)
+        inner = next((el for el in root.iter() if _local(el) in ("act", "bill", "judgment")), None)
         doc = inner if inner is not None else doc
         doc_type = _local(doc)
     work_uri = country = number = date = None

@@ -122,7 +122,7 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
         doc_id = (f"ru/vs-plenum/{meta.date}/{meta.number}" if meta.date and meta.number
                   else f"ru/resolution/{_slug(path.stem)}")
         return Document(doc_id, "ru", None, "resolution", "Пленум Верховного Суда Российской Федерации", meta.court,
-                        meta.number, meta.date, meta.title, meta.date or digest[:16], IN_FORCE, source, str(path),
+                        meta.number, meta.date, meta.title, f"{meta.date}+{digest[:8]}" if meta.date else digest[:16], IN_FORCE, source, str(path),
                         digest, _finish(doc_id, None, raw, path), how, fmt)
     raw = parse_articles(lines)
     header = [ln.text for ln in (lines[:first_article] if first_article is not None else lines[:80]) if ln.text]

@@ -20,6 +20,7 @@ ARTICLE = re.compile(
 )
 UNIC = re.compile(r"^Articol(?:ul)?\s+unic\b", re.I)
 NOTE = re.compile(r"^\(la data \d")
+SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată")
 PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
 _TERMINAL = (".", ";", ":", "!", "?", ")", "”", '"', "»")
 
@@ -35,7 +36,9 @@ def _paragraphs(lines: list[str]) -> list[str]:
                 paras.append(current)
                 current = ""
             continue
-        if ALINEAT.match(line) or LITERA.match(line) or PUNCT.match(line) or not current:
+        if SIGNATURE.match(line):
+            break
+        if ALINEAT.match(line) or LITERA.match(line) or PUNCT.match(line) or NOTE.match(line) or not current:
             if current:
                 paras.append(current)
             current = line

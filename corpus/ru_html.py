@@ -65,6 +65,10 @@ def read_portal_html(text: str) -> tuple[list[Line], list[str], str | None]:
     """Return (paragraph lines with roles, title lines, portal document number)."""
     if "<" not in text[:2048]:
         raise IngestFailure("malformed_html", "no markup in the first 2 KB", "byte 0")
+    tail = text[-4096:].lower()
+    if "</html>" not in tail and "</body>" not in tail:
+        raise IngestFailure("truncated", "the page ends before </body></html>: an interrupted download or a cut file",
+                            f"char {len(text)}")
     try:
         root = lxml.html.document_fromstring(text)
     except (etree.ParserError, ValueError) as exc:
