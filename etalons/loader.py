@@ -29,6 +29,7 @@ from etalons.yamlpos import duplicate_keys, key_line, line_of, parse
 BENCHMARK_FILE = "benchmark.yaml"
 MAX_FILE_BYTES = 1_000_000  # an etalon is a page a lawyer writes; anything bigger is not one
 MAX_ERRORS_PER_FILE = 20
+MAX_MANDATORY = 3  # "de regulă cel mult trei" (the Romanian methodology)
 
 M = TypeVar("M", bound=BaseModel)
 _CODE_LINE = re.compile(r"""^code\s*:\s*["']?([A-Za-z0-9][A-Za-z0-9_.-]*)""", re.MULTILINE)
@@ -68,6 +69,7 @@ class LoadResult:
     benchmarks: list[Benchmark] = field(default_factory=list)
     etalons: list[LoadedEtalon] = field(default_factory=list)
     errors: list[EtalonError] = field(default_factory=list)
+    warnings: list[EtalonError] = field(default_factory=list)  # advice: the etalon loads all the same
     failed_codes: set[str] = field(default_factory=set)
     """Codes (read leniently from the raw text, else the file name) of etalon files present but not loaded:
     hold these as they were; an etalon is archived only when no file claims its code any more."""
@@ -131,6 +133,7 @@ def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result:
         loaded = _load_etalon(path, f"{shown}/{path.name}", benchmark, extract, result.errors)
         if loaded is not None:
             result.etalons.append(loaded)
+            result.warnings.extend(_advice(loaded, path))
         else:
             result.failed_codes.add(_claimed_code(path))
 
@@ -186,6 +189,33 @@ def _load_etalon(
         return None
     methodology = etalon.methodology or benchmark.methodology
     return LoadedEtalon(benchmark.id, etalon, shown, methodology, file_hash, line_of(root, ["code"]))
+
+
+def _advice(loaded: LoadedEtalon, path: Path) -> list[EtalonError]:
+    """What the methodologies advise against without forbidding it."""
+    out: list[EtalonError] = []
+    mandatory = sum(1 for source in loaded.etalon.sources if source.priority == "mandatory")
+    if mandatory > MAX_MANDATORY:
+        out.append(
+            EtalonError(
+                loaded.file,
+                None,
+                "sources",
+                f"expected at most {MAX_MANDATORY} mandatory "
+                f"sources as a rule (one missing blocks a positive verdict), got {mandatory}",
+            )
+        )
+    if path.stem != loaded.code:
+        out.append(
+            EtalonError(
+                loaded.file,
+                loaded.code_line,
+                "code",
+                f"expected the file to be named "
+                f"{loaded.code}.yaml, so that a copied file is noticed before it clashes",
+            )
+        )
+    return out
 
 
 def _parse(path: Path, shown: str, model: type[M], errors: list[EtalonError]) -> tuple[M, Node, str] | None:

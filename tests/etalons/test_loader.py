@@ -151,3 +151,25 @@ def test_a_file_that_is_not_utf8_is_reported_with_its_line(etalons_root: Path) -
 def test_a_missing_root_folder_is_one_error(tmp_path: Path) -> None:
     result = load_benchmarks(tmp_path / "nowhere")
     assert len(result.errors) == 1 and result.etalons == []
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "field"),
+    [
+        (
+            "NAS-01.yaml",
+            ETALON_YAML.replace("priority: conditional", "priority: mandatory").replace(
+                "gross_errors:", "  - citation: ст. 1155 ГК РФ\n    priority: mandatory\ngross_errors:"
+            ),
+            "sources",
+        ),
+        ("inheritance.yaml", ETALON_YAML, "code"),
+    ],
+)
+def test_advice_is_a_warning_and_the_etalon_still_loads(
+    etalons_root: Path, name: str, text: str, field: str
+) -> None:
+    write_benchmark(etalons_root, {name: text})
+    result = load_benchmarks(etalons_root)
+    assert ([e.code for e in result.etalons], result.errors) == (["NAS-01"], [])
+    assert [w.field for w in result.warnings] == [field]
