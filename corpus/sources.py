@@ -79,3 +79,11 @@ def fingerprint(source: SourceConfig, staging: Path) -> str:
     if source.kind == "http":
         digest.update(os.environ.get("ETALON_HTTP_EPOCH", "").encode())
     return digest.hexdigest()[:16]
+
+
+def sources_for(sources_file: Path, inbox: Path) -> list[SourceConfig]:
+    """The configured sources, plus the inbox folder when it exists: files dropped there are picked up."""
+    found = load_sources(sources_file)
+    if inbox.is_dir() and all(s.name != "inbox" for s in found):
+        found.append(SourceConfig(name="inbox", kind="folder", path=str(inbox)))
+    return found

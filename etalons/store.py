@@ -55,11 +55,16 @@ def refresh_etalon(lake: Lake, code: str, loaded: LoadedEtalon | None, held: boo
             is_current=version.version == loaded.version,
             archived=False,
             jurisdiction=loaded.etalon.jurisdiction,
-            branch=loaded.etalon.branch if version.version == loaded.version else _old(rows, version, "branch"),
-            difficulty=loaded.etalon.difficulty if version.version == loaded.version
+            branch=loaded.etalon.branch
+            if version.version == loaded.version
+            else _old(rows, version, "branch"),
+            difficulty=loaded.etalon.difficulty
+            if version.version == loaded.version
             else _old(rows, version, "difficulty"),
             type=loaded.etalon.type if version.version == loaded.version else _old(rows, version, "type"),
-            author=_author(loaded.etalon) if version.version == loaded.version else _old(rows, version, "author"),
+            author=_author(loaded.etalon)
+            if version.version == loaded.version
+            else _old(rows, version, "author"),
         )
         out.append(row)
     lake.write("etalon_versions", (code,), out)

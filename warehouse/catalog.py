@@ -81,3 +81,11 @@ def build_catalog(catalog: Path, lake: Lake) -> Path:
 
 def connect(catalog: Path, read_only: bool = True) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(str(catalog), read_only=read_only)
+
+
+def memory_catalog(lake: Lake) -> duckdb.DuckDBPyConnection:
+    """The same views in an in-memory database: how pipeline steps read the warehouse as analysts do."""
+    lake.ensure_schemas()
+    con = duckdb.connect(":memory:")
+    create_views(con, lake)
+    return con

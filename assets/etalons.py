@@ -1,0 +1,78 @@
+"""Etalons, one partition per code: the stored versions, and their sources verified against the corpus."""
+
+from collections.abc import Iterator
+
+from dagster import (
+    AllPartitionMapping,
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetDep,
+    AssetExecutionContext,
+    Output,
+    asset,
+    asset_check,
+)
+
+from assets._emit import emit
+from etalons import store
+from etalons.loader import load_benchmarks
+from etalons.verify import verify_sources
+from pipelines.automation import on_change
+from pipelines.partitions import ETALONS
+from pipelines.resources import EtalonWarehouse
+
+
+@asset(partitions_def=ETALONS, deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
+       description="Every version of one etalon (by code); removing its file archives it.")
+def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
+    home, lake = warehouse.paths(), warehouse.lake()
+    result = load_benchmarks(home.etalons_dir)
+    loaded = result.by_code()
+    at = store.now()
+    versions = {}
+    for code in context.partition_keys:
+        item = loaded.get(code)
+        held = item is None and any(code in f for f in result.failed_files)
+        versions[code] = store.refresh_etalon(lake, code, item, held, at)
+    yield from emit(context, versions, {"etalons": len(versions), "load_errors": len(result.errors)})
+
+
+@asset(partitions_def=ETALONS,
+       deps=["etalons", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
+       automation_condition=on_change(), group_name="etalons",
+       description="The etalon's sources resolved against the corpus (bench.sources); re-run on corpus refresh.")
+def etalon_sources(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
+    from citations import SetLookup
+    from corpus.store import corpus_version, current_tables
+    from etalons.loader import LoadedEtalon
+
+    lake = warehouse.lake()
+    documents, units = current_tables(lake)
+    lookup = SetLookup.from_tables(documents, units)
+    version = corpus_version(lake)
+    versions = {}
+    for code in context.partition_keys:
+        stored = store.current(lake, code)
+        if stored is None:
+            versions[code] = "absent"
+            continue
+        row, etalon = stored
+        loaded = LoadedEtalon(benchmark=row["benchmark"], etalon=etalon, file=row["file"],
+                              methodology=row["methodology"], file_hash=row["file_hash"])
+        checks = verify_sources(loaded, lookup)
+        versions[code] = store.write_sources(lake, code, checks, version)
+    yield from emit(context, versions, {"corpus_version": version})
+
+
+@asset_check(asset=etalon_sources, partitions_def=ETALONS, blocking=True,
+             description="Every source the etalon cites exists in the corpus: an etalon citing a missing "
+                         "source cannot be signed, and is not evaluated until fixed.")
+def sources_in_corpus(context: AssetCheckExecutionContext, warehouse: EtalonWarehouse) -> AssetCheckResult:
+    rows = store.read_sources(warehouse.lake(), context.partition_key)
+    current = store.current(warehouse.lake(), context.partition_key)
+    version = current[0]["version"] if current else None
+    bad = [r for r in rows if r["version"] == version and r["status"] not in ("found", "unverifiable")]
+    listing = "\n".join(f"- `{r['citation']}`: {r['status']} ({r['reason']})" for r in bad)
+    return AssetCheckResult(passed=not bad, metadata={"unresolved": len(bad), "sources": listing or "none"})
+
+

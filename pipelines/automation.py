@@ -1,0 +1,32 @@
+"""How assets keep themselves current.
+
+Every derived asset uses Dagster's eager automation, with one change: a parent counts as updated only when its
+data version changed. Each asset records a content hash as the data version of every partition it writes, so
+re-materialising unchanged inputs requests nothing downstream, and one changed etalon requests only its cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dagster import AssetSelection
+from dagster import AutomationCondition as AC
+
+DATA_VERSION_TAG = "dagster/data_version"
+
+
+def on_change(ignore_missing: Sequence[str] = (), code_version: bool = False) -> AC:
+    """Eager on data-version changes, waiting for upstream blocking checks.
+
+    `ignore_missing` names inputs that are legitimately absent for most partitions (decisions: most cells
+    have none), so their absence does not hold the asset back. With `code_version`, a new version of the
+    asset's code re-runs every partition (scoring rules changed: everything is re-scored).
+    """
+    condition = AC.eager().replace("newly_updated", AC.data_version_changed())
+    if ignore_missing:
+        missing = AC.any_deps_missing().ignore(AssetSelection.assets(*ignore_missing))
+        condition = condition.replace("any_deps_missing", missing)
+    condition = condition & AC.all_deps_blocking_checks_passed()
+    if code_version:
+        condition = condition | (AC.code_version_changed() & ~AC.in_progress())
+    return condition.with_label("on_change")

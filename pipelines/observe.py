@@ -1,0 +1,140 @@
+"""Noticing what people changed: new or edited etalon files, systems, corpus folders, review decisions.
+
+Each input has a fingerprint; an input whose fingerprint differs from the last one recorded gets a new data
+version (a runless materialization of its external asset), and automation does the rest. The inputs sensor
+calls this under `dagster dev`; `etalon update` calls it once, so both behave the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dagster import AssetMaterialization, DagsterInstance
+
+from corpus.sources import fingerprint, sources_for
+from etalons.loader import LoadResult, load_benchmarks
+from etalons.store import now, write_errors
+from evaluation.review_store import cell_fingerprints
+from evaluation.systems import SystemsConfigError, SystemsFile, load_systems
+from pipelines.automation import DATA_VERSION_TAG
+from pipelines.partitions import ETALONS, SOURCES, SYSTEMS
+from warehouse.home import Home
+from warehouse.lake import Lake
+
+CURSOR_KEY = "etalon/inputs"
+
+
+@dataclass
+class Observation:
+    """What changed since the last observation, and what could not be read."""
+
+    new_partitions: dict[str, list[str]] = field(default_factory=dict)
+    changed: dict[str, dict[str, str]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def count(self) -> int:
+        return sum(len(v) for v in self.changed.values())
+
+    def events(self) -> list[AssetMaterialization]:
+        out = []
+        for asset, parts in self.changed.items():
+            for partition, version in parts.items():
+                out.append(AssetMaterialization(asset_key=asset, partition=partition or None,
+                                                tags={DATA_VERSION_TAG: version}))
+        return out
+
+
+def _h(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode("utf-8")).hexdigest()[:16]
+
+
+def fingerprints(home: Home, lake: Lake, known_codes: set[str]) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Every input's current fingerprint, keyed by external asset and partition ("" for unpartitioned)."""
+    problems: list[str] = []
+    prints: dict[str, dict[str, str]] = {}
+    staging = home.root / "sources"
+    prints["corpus_files"] = {s.name: fingerprint(s, staging / s.name) for s in sources_for(home.sources_file, home.inbox)}
+
+    result = load_benchmarks(home.etalons_dir) if home.etalons_dir.exists() else LoadResult()
+    store_benchmarks(lake, result)
+    write_errors(lake, result, now())
+    problems.extend(str(e) for e in result.errors)
+    loaded = result.by_code()
+    stored_files = {r["code"]: r["file"] for r in lake.read_all("etalon_versions").to_pylist() if r.get("is_current")}
+    etalon_prints: dict[str, str] = {}
+    for code in sorted(set(loaded) | known_codes):
+        if code in loaded:
+            etalon_prints[code] = loaded[code].file_hash
+        elif stored_files.get(code) in result.failed_files:
+            etalon_prints[code] = "held"        # the file is there but broken: keep the last good version
+        else:
+            etalon_prints[code] = "archived"    # the file is gone
+    prints["etalon_files"] = etalon_prints
+
+    systems = read_systems(home, problems)
+    system_prints = {}
+    for system in systems.systems:
+        imported = lake.path("imported_answers", system.id)
+        marker = imported.stat().st_mtime_ns if imported.exists() else 0
+        system_prints[system.id] = _h([system.model_dump(mode="json"), marker])
+    prints["system_configs"] = system_prints
+    prints["judge_config"] = {"": _h(systems.judge.model_dump(mode="json") if systems.judge else None)}
+    prints["reviews"] = {f"{code}|{system}": fp for (code, system), fp in cell_fingerprints(lake).items()}
+    return prints, problems
+
+
+def read_systems(home: Home, problems: list[str]) -> SystemsFile:
+    if not home.systems_file.exists():
+        return SystemsFile()
+    try:
+        return load_systems(home.systems_file)
+    except SystemsConfigError as exc:
+        problems.append(str(exc))
+        return SystemsFile()
+
+
+def store_benchmarks(lake: Lake, result: LoadResult) -> None:
+    for bench in result.benchmarks:
+        lake.write("benchmarks", (bench.id,), [{
+            "id": bench.id, "name": bench.name, "methodology": bench.methodology, "canary": bench.canary,
+            "weights": json.dumps(bench.weights), "thresholds": json.dumps(bench.thresholds),
+            "path": str(bench.path)}])
+
+
+def observe(instance: DagsterInstance, home: Home, lake: Lake, record: bool = True) -> Observation:
+    """Add new partitions and record a new data version for every input whose fingerprint changed."""
+    known_codes = set(instance.get_dynamic_partitions(ETALONS.name))
+    prints, problems = fingerprints(home, lake, known_codes)
+    obs = Observation(problems=problems)
+    for definition, asset in ((SOURCES, "corpus_files"), (ETALONS, "etalon_files"), (SYSTEMS, "system_configs")):
+        existing = set(instance.get_dynamic_partitions(definition.name))
+        new = sorted(set(prints[asset]) - existing)
+        if new:
+            obs.new_partitions[definition.name] = new
+    last = _last(instance)
+    for asset, parts in prints.items():
+        before = last.get(asset, {})
+        changed = {p: v for p, v in parts.items() if before.get(p) != v}
+        if changed:
+            obs.changed[asset] = changed
+    if record:
+        apply(instance, obs, prints)
+    return obs
+
+
+def apply(instance: DagsterInstance, obs: Observation, prints: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    for name, keys in obs.new_partitions.items():
+        instance.add_dynamic_partitions(name, keys)
+    for event in obs.events():
+        instance.report_runless_asset_event(event)
+    if prints is not None:
+        instance.run_storage.set_cursor_values({CURSOR_KEY: json.dumps(prints)})
+
+
+def _last(instance: DagsterInstance) -> dict[str, dict[str, str]]:
+    raw = instance.run_storage.get_cursor_values({CURSOR_KEY}).get(CURSOR_KEY)
+    return json.loads(raw) if raw else {}

@@ -1,0 +1,208 @@
+"""Running the pipeline without a daemon: `etalon update` and `etalon demo`.
+
+`update` does in one go what the sensors and the automation sensor do under `dagster dev`: observe the
+inputs, then evaluate the same automation conditions tick after tick and execute what they request, until
+nothing is requested. Every run goes through Dagster on the project's instance, so `dagster dev` shows them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from dagster import (
+    AssetKey,
+    DagsterInstance,
+    DynamicPartitionsDefinition,
+    MultiPartitionsDefinition,
+    evaluate_automation_conditions,
+)
+
+from pipelines.observe import observe
+from pipelines.partitions import CELLS, ETALONS, SOURCES
+from warehouse.catalog import build_catalog
+from warehouse.home import Home
+from warehouse.lake import Lake
+
+AUTOMATION_CURSOR = "etalon/automation"
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+MAX_TICKS = 12
+
+
+@dataclass
+class RunLog:
+    """What was materialised, per asset, and what failed."""
+
+    materialised: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    failures: list[str] = field(default_factory=list)
+    runs: int = 0
+
+    def lines(self) -> list[str]:
+        if not self.materialised:
+            return ["nothing to materialise: everything is up to date"]
+        out = [f"{asset}: {n} partition(s)" for asset, n in sorted(self.materialised.items())]
+        return [*out, f"({self.runs} run(s))", *(f"failed: {f}" for f in self.failures)]
+
+
+def instance_for(home: Home) -> DagsterInstance:
+    """The project's Dagster instance: $DAGSTER_HOME, else $ETALON_HOME/dagster (what `dagster dev` should use)."""
+    dagster_home = os.environ.get("DAGSTER_HOME") or str(home.dagster_home)
+    os.makedirs(dagster_home, exist_ok=True)
+    config = os.path.join(dagster_home, "dagster.yaml")
+    if not os.path.exists(config):
+        with open(config, "w", encoding="utf-8") as handle:
+            handle.write("telemetry:\n  enabled: false\n")
+    os.environ["DAGSTER_HOME"] = dagster_home
+    return DagsterInstance.get()
+
+
+def _defs():  # type: ignore[no-untyped-def]
+    from pipelines.definitions import defs
+
+    return defs
+
+
+def _group(key: AssetKey) -> int:
+    """Topological stage of an asset: sources, etalons, cells, then everything over all cells."""
+    spec = _defs().resolve_assets_def(key).specs_by_key[key]
+    part = spec.partitions_def
+    if part is None:
+        return 3
+    if isinstance(part, MultiPartitionsDefinition):
+        return 2
+    if isinstance(part, DynamicPartitionsDefinition) and part.name == SOURCES.name:
+        return 0
+    if isinstance(part, DynamicPartitionsDefinition) and part.name == ETALONS.name:
+        return 1
+    return 2
+
+
+def materialisable() -> list[AssetKey]:
+    defs = _defs()
+    graph = defs.resolve_asset_graph()
+    return sorted((k for k in graph.materializable_asset_keys), key=lambda k: k.to_user_string())
+
+
+def execute(instance: DagsterInstance, requests: dict[AssetKey, set[str | None]], log: RunLog,
+            echo: Callable[[str], None] = lambda _: None) -> None:
+    """Execute requested asset partitions, stage by stage; cells in contiguous ranges, one run each."""
+    job = _defs().resolve_implicit_global_asset_job_def()
+    by_group: dict[int, dict[AssetKey, set[str | None]]] = defaultdict(dict)
+    for key, parts in requests.items():
+        by_group[_group(key)][key] = parts
+    for group in sorted(by_group):
+        batch = by_group[group]
+        if group == 3:
+            _run(job, instance, sorted(batch, key=str), None, log, echo)
+        elif group == 2:
+            order = {k: i for i, k in enumerate(CELLS.get_partition_keys(dynamic_partitions_store=instance))}
+            for keys, parts in _by_selection(batch).items():
+                for first, last, n in _ranges(sorted(parts, key=lambda p: order.get(p, -1)), order):
+                    _run(job, instance, list(keys), (first, last), log, echo, count=n)
+        else:
+            for keys, parts in _by_selection(batch).items():
+                for part in sorted(parts):
+                    _run(job, instance, list(keys), (part, part), log, echo)
+
+
+def _by_selection(batch: dict[AssetKey, set[str | None]]) -> dict[tuple[AssetKey, ...], set[str]]:
+    per_partition: dict[str, list[AssetKey]] = defaultdict(list)
+    for key, parts in batch.items():
+        for part in parts:
+            if part is not None:
+                per_partition[str(part)].append(key)
+    out: dict[tuple[AssetKey, ...], set[str]] = defaultdict(set)
+    for part, keys in per_partition.items():
+        out[tuple(sorted(keys, key=str))].add(part)
+    return out
+
+
+def _ranges(parts: Sequence[str], order: dict[str, int]) -> Iterable[tuple[str, str, int]]:
+    """Maximal runs of consecutive keys in the partition order: each becomes one single-run backfill."""
+    start = prev = None
+    n = 0
+    for part in parts:
+        if start is not None and prev is not None and order.get(part) == order.get(prev, -2) + 1:
+            prev, n = part, n + 1
+            continue
+        if start is not None and prev is not None:
+            yield start, prev, n
+        start, prev, n = part, part, 1
+    if start is not None and prev is not None:
+        yield start, prev, n
+
+
+def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, str] | None,  # type: ignore[no-untyped-def]
+         log: RunLog, echo: Callable[[str], None], count: int = 1) -> None:
+    tags = {}
+    if span is not None:
+        tags = {"dagster/asset_partition_range_start": span[0], "dagster/asset_partition_range_end": span[1]}
+    names = ", ".join(k.to_user_string() for k in keys)
+    where = f" [{span[0]}..{span[1]}]" if span and span[0] != span[1] else (f" [{span[0]}]" if span else "")
+    echo(f"materialising {names}{where}")
+    result = job.execute_in_process(instance=instance, asset_selection=keys, tags=tags, run_config=QUIET,
+                                    raise_on_error=False)
+    log.runs += 1
+    for key in keys:
+        log.materialised[key.to_user_string()] += count
+    if not result.success:
+        failure = next((e for e in result.all_events if e.is_step_failure), None)
+        message = failure.event_specific_data.error.message.strip() if failure and \
+            failure.event_specific_data and getattr(failure.event_specific_data, "error", None) else "failed"
+        log.failures.append(f"{names}{where}: {message.splitlines()[0] if message else 'failed'}")
+
+
+def settle(instance: DagsterInstance, log: RunLog, echo: Callable[[str], None] = lambda _: None) -> None:
+    """Evaluate automation and execute its requests until nothing more is requested."""
+    defs = _defs()
+    storage = instance.run_storage
+    raw = storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR)
+    from dagster._core.definitions.asset_daemon_cursor import AssetDaemonCursor
+    from dagster._serdes import deserialize_value, serialize_value
+
+    cursor = deserialize_value(raw, AssetDaemonCursor) if raw else None
+    keys = materialisable()
+    for _ in range(MAX_TICKS):
+        result = evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
+        cursor = result.cursor
+        storage.set_cursor_values({AUTOMATION_CURSOR: serialize_value(cursor)})
+        requests = {k: set(result.get_requested_partitions(k)) for k in keys if result.get_num_requested(k)}
+        if not requests:
+            break
+        execute(instance, requests, log, echo)
+
+
+def update(home: Home, echo: Callable[[str], None] = lambda _: None) -> RunLog:
+    lake = Lake(home.lake)
+    lake.ensure_schemas()
+    instance = instance_for(home)
+    obs = observe(instance, home, lake)
+    for problem in obs.problems:
+        echo(f"input problem: {problem}")
+    log = RunLog()
+    settle(instance, log, echo)
+    build_catalog(home.catalog, lake)
+    return log
+
+
+def materialise_all(home: Home, instance: DagsterInstance, groups: Sequence[int], log: RunLog,
+                    echo: Callable[[str], None] = lambda _: None) -> None:
+    """Every partition of every asset in the given stages (the demo's full refresh)."""
+    requests: dict[AssetKey, set[str | None]] = {}
+    for key in materialisable():
+        group = _group(key)
+        if group not in groups:
+            continue
+        spec = _defs().resolve_assets_def(key).specs_by_key[key]
+        if spec.partitions_def is None:
+            requests[key] = {None}
+        else:
+            requests[key] = set(spec.partitions_def.get_partition_keys(dynamic_partitions_store=instance))
+    execute(instance, {k: v for k, v in requests.items() if v}, log, echo)
+
+
+def summary_json(log: RunLog) -> str:
+    return json.dumps({"materialised": dict(log.materialised), "runs": log.runs, "failures": log.failures})
