@@ -23,7 +23,11 @@ _XML_DECL = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-]+)["']
 # Frequent lower-case Russian letters; in windows-1251 they are bytes 0xE0-0xFF, in KOI8-R
 # the same letters land in 0xC0-0xDF, which decode as capitals under windows-1251.
 _RU_COMMON = frozenset("оеаинтсрвлкмдпуяыь")
-_MOJIBAKE = re.compile("[ÐÑ][\u0080-\u00bf\u0400-\u045f‚„…†‡€‰Љ‹ЊЌЋЏђ‘’“”•–—™љ›њќћџ]")
+# UTF-8 Cyrillic read as Latin-1 ("Ð¡Ñ") or as windows-1251 ("РЎС‚"): a lead letter, then a
+# continuation byte shown as punctuation or a non-Russian Cyrillic letter.
+_CONT_1251 = "".join(c for c in bytes(range(0x80, 0xC0)).decode("cp1251", errors="ignore") if c not in "Ёё")
+_MOJIBAKE = re.compile("[ÐÑ][\u0080-\u00bf]|[РС][" + re.escape(_CONT_1251) + "]")
+_DISPLAY = {"cp1251": "windows-1251", "koi8-r": "koi8-r", "utf-8": "utf-8"}
 
 
 def _charset_name(raw: bytes) -> str | None:
@@ -35,7 +39,7 @@ def _charset_name(raw: bytes) -> str | None:
 
 def _strict(data: bytes, encoding: str, how: str) -> tuple[str, str]:
     try:
-        return data.decode(encoding), f"{encoding} ({how})"
+        return data.decode(encoding), f"{_DISPLAY.get(encoding, encoding)} ({how})"
     except UnicodeDecodeError as exc:
         raise IngestFailure(
             "encoding_mismatch",
@@ -72,7 +76,7 @@ def check_not_mojibake(text: str) -> None:
     """UTF-8 read as Latin-1/1251 and saved again: decodes fine, reads as garbage."""
     sample = text[:200_000]
     hits = len(_MOJIBAKE.findall(sample))
-    if hits > 20 and hits * 20 > sum(1 for c in sample if not c.isascii()):
+    if hits > 20 and hits * 10 > sum(1 for c in sample if not c.isascii()):
         m = _MOJIBAKE.search(sample)
         raise IngestFailure(
             "mis_encoded",
