@@ -17,7 +17,7 @@ from evaluation.stats import wilson_interval
 SLICE_DIMENSIONS = ("branch", "difficulty", "type", "jurisdiction")
 
 STAT_COLUMNS = (
-    "n", "etalons", "mean_score", "ci_low", "ci_high", "positive", "partial", "negative", "needs_input", "errors",
+    "n", "mean_score", "ci_low", "ci_high", "positive", "partial", "negative", "needs_input", "errors", "etalons",
     "positive_rate", "positive_low", "positive_high", "tokens_in", "tokens_out", "cost",
 )
 
@@ -41,46 +41,61 @@ def _wilson_columns(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _sum_or_null(column: str, dtype: pl.DataType) -> pl.Expr:
-    """A total, or null when no row reported the quantity: an unknown cost is not a zero cost."""
-    return pl.when(pl.col(column).count() > 0).then(pl.col(column).sum()).cast(dtype).alias(column)
+_COUNTED = ("n", "_sum", "positive", "partial", "negative", "needs_input", "errors")
+_REPORTED = ("tokens_in", "tokens_out", "cost")
+
+
+def per_etalon(rows: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    """One row per (keys, code) with the counts and sums the summary needs: the single pass over the (possibly
+    million-row) score table; every later step works on etalons, not answers."""
+    scored = pl.col("score").is_not_null() & (pl.col("status") != "error")
+    return rows.group_by([*keys, "code"]).agg(
+        scored.sum().cast(pl.Int64).alias("n"),
+        pl.col("score").filter(scored).sum().alias("_sum"),
+        *[(scored & (pl.col("verdict") == v)).sum().cast(pl.Int64).alias(v) for v in ("positive", "partial", "negative")],
+        (pl.col("status") == "needs_input").sum().cast(pl.Int64).alias("needs_input"),
+        (pl.col("status") == "error").sum().cast(pl.Int64).alias("errors"),
+        *[pl.col(c).sum().alias(c) for c in _REPORTED],
+        *[pl.col(c).count().alias(f"_{c}_count") for c in _REPORTED],
+    )
+
+
+def roll_up(
+    etalons: pl.DataFrame, keys: Sequence[str], resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> pl.DataFrame:
+    """The leaderboard statistics per `keys` from `per_etalon` rows.
+
+    n counts the scored answers (errors and unscored rows excluded); verdict counts and the positive rate are
+    over those; the interval resamples whole etalons (codes), because attempts at one etalon are not independent.
+    Tokens and cost are null, not zero, where no answer reported them: an unknown cost is not a free run.
+    """
+    keys = list(keys)
+    etalons = etalons.group_by([*keys, "code"]).agg(pl.all().sum())
+    counts = etalons.group_by(keys).agg(
+        *[pl.col(c).sum() for c in _COUNTED],
+        (pl.col("n") > 0).sum().cast(pl.Int64).alias("etalons"),
+        *[
+            pl.when(pl.col(f"_{c}_count").sum() > 0).then(pl.col(c).sum()).otherwise(None).alias(c)
+            for c in _REPORTED
+        ],
+    )
+    counts = counts.with_columns(
+        pl.when(pl.col("n") > 0).then(pl.col("_sum") / pl.col("n")).otherwise(None).alias("mean_score"),
+        pl.when(pl.col("n") > 0).then(pl.col("positive") / pl.col("n")).otherwise(None).alias("positive_rate"),
+        pl.col("tokens_in").cast(pl.Int64), pl.col("tokens_out").cast(pl.Int64), pl.col("cost").cast(pl.Float64),
+    )
+    clusters = etalons.select(*keys, "code", "_sum", pl.col("n").cast(pl.Float64).alias("_size"))
+    intervals = cluster_intervals(clusters, keys, "code", resamples, seed)
+    result = counts.join(intervals, on=keys, how="left", nulls_equal=True)
+    result = _wilson_columns(result)
+    return result.select([*keys, *STAT_COLUMNS]).sort(keys, nulls_last=True)
 
 
 def summarise(
     rows: pl.DataFrame, keys: Sequence[str], resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
 ) -> pl.DataFrame:
-    """The leaderboard statistics of `rows` per `keys` (rows already prepared by `prepare_scores`).
-
-    n counts the scored answers (errors and unscored rows excluded); verdict counts and the positive rate are
-    over those; the interval resamples whole etalons (codes), because attempts at one etalon are not independent.
-    """
-    keys = list(keys)
-    scored = pl.col("score").is_not_null() & (pl.col("status") != "error")
-    counts = rows.group_by(keys).agg(
-        scored.sum().cast(pl.Int64).alias("n"),
-        pl.col("code").filter(scored).n_unique().cast(pl.Int64).alias("etalons"),
-        pl.col("score").filter(scored).mean().alias("mean_score"),
-        *[
-            (scored & (pl.col("verdict") == v)).sum().cast(pl.Int64).alias(v)
-            for v in ("positive", "partial", "negative")
-        ],
-        (pl.col("status") == "needs_input").sum().cast(pl.Int64).alias("needs_input"),
-        (pl.col("status") == "error").sum().cast(pl.Int64).alias("errors"),
-        *[_sum_or_null(c, pl.Int64()) for c in ("tokens_in", "tokens_out")],
-        _sum_or_null("cost", pl.Float64()),
-    )
-    counts = counts.with_columns(
-        pl.when(pl.col("n") > 0).then(pl.col("positive") / pl.col("n")).otherwise(None).alias("positive_rate")
-    )
-    clusters = (
-        rows.filter(scored)
-        .group_by([*keys, "code"])
-        .agg(pl.col("score").sum().alias("_sum"), pl.len().cast(pl.Float64).alias("_size"))
-    )
-    intervals = cluster_intervals(clusters, keys, "code", resamples, seed)
-    result = counts.join(intervals, on=keys, how="left", nulls_equal=True)
-    result = _wilson_columns(result)
-    return result.select([*keys, *STAT_COLUMNS]).sort(keys, nulls_last=True)
+    """The leaderboard statistics of prepared score rows per `keys`."""
+    return roll_up(per_etalon(rows, keys), keys, resamples, seed)
 
 
 def leaderboard(
@@ -90,14 +105,14 @@ def leaderboard(
     seed: int = DEFAULT_SEED,
 ) -> pl.DataFrame:
     """One row per (benchmark, system), CONTRACT section 3 columns first, indicative etalons under `ind_*`."""
-    rows = prepare_scores(scores)
     keys = ["benchmark", "system"]
-    main_rows = rows if include_indicative else rows.filter(~pl.col("indicative"))
-    main = summarise(main_rows, keys, resamples, seed)
-    indicative = summarise(rows.filter(pl.col("indicative")), keys, resamples, seed)
+    etalons = per_etalon(prepare_scores(scores), [*keys, "indicative"])
+    signed = etalons if include_indicative else etalons.filter(~pl.col("indicative"))
+    main = roll_up(signed.drop("indicative"), keys, resamples, seed)
+    indicative = roll_up(etalons.filter(pl.col("indicative")).drop("indicative"), keys, resamples, seed)
     indicative = indicative.rename({column: f"ind_{column}" for column in STAT_COLUMNS})
     table = main.join(indicative, on=keys, how="full", coalesce=True)
-    zero_filled = [c for c in ("n", "etalons", "positive", "partial", "negative", "needs_input", "errors")]
+    zero_filled = ["n", "etalons", "positive", "partial", "negative", "needs_input", "errors"]
     table = table.with_columns(
         [pl.col(c).fill_null(0) for c in zero_filled] + [pl.col(f"ind_{c}").fill_null(0) for c in zero_filled]
     )
@@ -116,14 +131,16 @@ def slices(
     rows = prepare_scores(scores)
     if not include_indicative:
         rows = rows.filter(~pl.col("indicative"))
+    dims = list(dimensions)
+    etalons = per_etalon(rows, ["benchmark", "system", *dims])
     long = pl.concat(
         [
-            rows.with_columns(pl.lit(d).alias("slice"), pl.col(d).cast(pl.Utf8).alias("value"))
-            for d in dimensions
+            etalons.with_columns(pl.lit(d).alias("slice"), pl.col(d).cast(pl.Utf8).alias("value")).drop(dims)
+            for d in dims
         ],
         how="vertical",
     )
-    return summarise(long, ["benchmark", "system", "slice", "value"], resamples, seed)
+    return roll_up(long, ["benchmark", "system", "slice", "value"], resamples, seed)
 
 
 def half_width(table: pl.DataFrame) -> float:

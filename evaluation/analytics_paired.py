@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, cluster_intervals, prepare_scores
-from evaluation.stats import mcnemar_exact
+from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, prepare_scores
+from evaluation.stats import FloatArray, cluster_bootstrap_means, mcnemar_exact
 
 PAIRED_SCHEMA: dict[str, pl.DataType] = {
     "benchmark": pl.Utf8(), "system_a": pl.Utf8(), "system_b": pl.Utf8(), "n": pl.Int64(), "both": pl.Int64(),
@@ -27,24 +27,29 @@ def _paired_rows(scores: pl.DataFrame, include_indicative: bool) -> pl.DataFrame
     rows = prepare_scores(scores).filter(pl.col("score").is_not_null() & (pl.col("status") != "error"))
     if not include_indicative:
         rows = rows.filter(~pl.col("indicative"))
+    if rows["version"].n_unique() > 1:  # rare, and the dedup costs more than all the rest
+        rows = rows.sort("version").unique(["benchmark", "system", "code", "attempt"], keep="last")
     return (
-        rows.sort("version")
-        .unique(["benchmark", "system", "code", "attempt"], keep="last")
-        .select("benchmark", "system", "code", "attempt", "score", (pl.col("verdict") == "positive").fill_null(False)
+        rows.select("benchmark", "system", "code", "attempt", "score", (pl.col("verdict") == "positive").fill_null(False)
                 .alias("positive"))
     )
 
 
-def _benchmark_pairs(
-    benchmark: str, rows: pl.DataFrame
-) -> tuple[dict[str, list[object]], pl.DataFrame]:
+Cells = list[tuple[FloatArray, FloatArray]]
+
+
+def _benchmark_pairs(benchmark: str, rows: pl.DataFrame) -> tuple[dict[str, list[object]], Cells]:
+    """The paired counts of every pair in one benchmark, and per pair its clusters (etalons in code order):
+    the summed score differences and the number of shared rows of each."""
     systems = sorted(rows["system"].unique().to_list())
     rows = rows.with_columns(
         pl.col("system").replace_strict(systems, list(range(len(systems)))).alias("_s"),
-        pl.struct("code", "attempt").rank("dense").cast(pl.Int64).sub(1).alias("_r"),
         pl.col("code").rank("dense").cast(pl.Int64).sub(1).alias("_g"),
+        pl.col("attempt").rank("dense").cast(pl.Int64).sub(1).alias("_t"),
     )
-    height = int(rows["_r"].max()) + 1  # type: ignore[arg-type]
+    attempts = int(rows["_t"].max()) + 1  # type: ignore[arg-type]
+    rows = rows.with_columns((pl.col("_g") * attempts + pl.col("_t")).alias("_r"))
+    height = (int(rows["_g"].max()) + 1) * attempts  # type: ignore[arg-type]
     k = len(systems)
     present = np.zeros((height, k))
     score = np.zeros((height, k))
@@ -59,26 +64,19 @@ def _benchmark_pairs(
     only_b = present.T @ positive - both
     sum_a = score.T @ present  # [a, b]: A's scores on the rows both answered
     sum_b = present.T @ score
-    row_code = np.zeros(height, dtype=np.int64)
-    row_code[rows["_r"].to_numpy()] = rows["_g"].to_numpy()
-    codes = rows.select("_g", "code").unique("_g").sort("_g")["code"].to_list()
+    codes = height // attempts
     table: dict[str, list[object]] = {c: [] for c in PAIRED_SCHEMA}
-    cluster_frames: list[pl.DataFrame] = []
+    cells: Cells = []
     for a in range(k):
-        diff_rows = score[:, a : a + 1] * present - present[:, a : a + 1] * score  # row x b
-        both_rows = present[:, a : a + 1] * present
+        # Rows are laid out etalon by etalon (attempts consecutive), so per-etalon sums are a reshape away.
+        diff = (score[:, a : a + 1] * present - present[:, a : a + 1] * score).reshape(codes, attempts, k).sum(1)
+        shared = (present[:, a : a + 1] * present).reshape(codes, attempts, k).sum(1)
         for b in range(a + 1, k):
             pairs = int(n[a, b])
             if pairs == 0:
                 continue
-            cluster_sum = np.bincount(row_code, weights=diff_rows[:, b], minlength=len(codes))
-            cluster_size = np.bincount(row_code, weights=both_rows[:, b], minlength=len(codes))
-            used = cluster_size > 0
-            cluster_frames.append(pl.DataFrame({
-                "system_a": systems[a], "system_b": systems[b],
-                "code": np.asarray(codes, dtype=object)[used].tolist(),
-                "_sum": cluster_sum[used], "_size": cluster_size[used],
-            }))
+            used = shared[:, b] > 0
+            cells.append((diff[used, b], shared[used, b]))
             counts = [int(both[a, b]), int(only_a[a, b]), int(only_b[a, b])]
             values: list[object] = [
                 benchmark, systems[a], systems[b], pairs, *counts, pairs - sum(counts),
@@ -87,8 +85,22 @@ def _benchmark_pairs(
             ]
             for column, value in zip(PAIRED_SCHEMA, values, strict=True):
                 table[column].append(value)
-    clusters = pl.concat(cluster_frames) if cluster_frames else pl.DataFrame()
-    return table, clusters
+    return table, cells
+
+
+def _intervals(cells: Cells, resamples: int, seed: int) -> tuple[FloatArray, FloatArray]:
+    """Percentile intervals of every cell, one matrix product per distinct number of clusters."""
+    low = np.empty(len(cells))
+    high = np.empty(len(cells))
+    by_size: dict[int, list[int]] = {}
+    for index, (sums, _) in enumerate(cells):
+        by_size.setdefault(len(sums), []).append(index)
+    for clusters, indices in by_size.items():
+        sums = np.stack([cells[i][0] for i in indices], axis=1).reshape(clusters, len(indices))
+        sizes = np.stack([cells[i][1] for i in indices], axis=1).reshape(clusters, len(indices))
+        replicates = cluster_bootstrap_means(sums, sizes, resamples, seed)
+        low[indices], high[indices] = np.quantile(replicates, [0.025, 0.975], axis=0)
+    return low, high
 
 
 def paired(
@@ -102,20 +114,18 @@ def paired(
     `both`/`only_a`/`only_b`/`neither` count the positive verdict; `diff` is mean score A - B with a paired
     bootstrap interval resampling whole etalons (identical to `stats.paired_bootstrap(a, b, groups=codes)`)."""
     rows = _paired_rows(scores, include_indicative)
-    pieces: list[pl.DataFrame] = []
+    table: dict[str, list[object]] = {c: [] for c in PAIRED_SCHEMA}
+    cells: Cells = []
     for (benchmark,), group in rows.group_by(["benchmark"], maintain_order=True):
-        table, clusters = _benchmark_pairs(str(benchmark), group)
-        frame = pl.DataFrame(table, schema=PAIRED_SCHEMA)
-        if frame.height == 0:
-            continue
-        intervals = cluster_intervals(clusters, ["system_a", "system_b"], "code", resamples, seed)
-        frame = frame.drop("diff_low", "diff_high").join(
-            intervals.rename({"ci_low": "diff_low", "ci_high": "diff_high"}), on=["system_a", "system_b"]
-        )
-        pieces.append(frame.select(list(PAIRED_SCHEMA)))
-    if not pieces:
+        part, part_cells = _benchmark_pairs(str(benchmark), group)
+        for column in PAIRED_SCHEMA:
+            table[column].extend(part[column])
+        cells.extend(part_cells)
+    if not cells:
         return pl.DataFrame(schema=PAIRED_SCHEMA)
-    return pl.concat(pieces).sort("benchmark", "system_a", "system_b")
+    low, high = _intervals(cells, resamples, seed)
+    table["diff_low"], table["diff_high"] = low.tolist(), high.tolist()
+    return pl.DataFrame(table, schema=PAIRED_SCHEMA).sort("benchmark", "system_a", "system_b")
 
 
 def both_orientations(table: pl.DataFrame) -> pl.DataFrame:
