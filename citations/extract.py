@@ -9,6 +9,7 @@ shares the act written after its last member ("ст. 178, 179 и 180 ТК"), a r
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
@@ -19,6 +20,9 @@ from citations import grammar_ru as ru
 from citations.model import Citation, Jurisdiction
 from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import fold, is_cyrillic_text, iso_date
+
+
+_RO_DECISION_HINT = re.compile(r"decizi|hotarar|sentint|incheier|cedo|drepturilor omului|[ct]-\d")
 
 
 @dataclass
@@ -83,6 +87,10 @@ class Extractor:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
         for m in g.UNIT.finditer(folded):
+            if m.start() and (folded[m.start() - 1].isalnum()):
+                continue  # "ст." inside a word ("пост.") or "art." inside "part."
+            before = g.PARTS_BEFORE.search(folded, max(0, m.start() - 120), m.start())
+            pstart = before.start("parts") if before else m.start()
             items: list[tuple[str, str | None, int, int, str | None]] = []
             base = m.start("items")
             for it in g.ITEM_RE.finditer(m.group("items")):
@@ -95,8 +103,9 @@ class Extractor:
                 items.append((a, b, base + it.start(), base + it.end(), sub))
             if not items:
                 continue
-            parts = _ru_parts(m.group("parts"), m.start("parts")) if j == "ru" else _ro_parts(m.group("parts"), m.start())
-            unit = _Unit(m.start(), m.end("items"), items, parts)
+            written = folded[pstart : m.start()]
+            parts = _ru_parts(written, pstart) if j == "ru" else _ro_parts(written, pstart)
+            unit = _Unit(pstart, m.end("items"), items, parts)
             pos = g.ACT_GAP.match(folded, unit.items_end)
             after = pos.end() if pos else unit.items_end
             act = self.reg.match_at(folded, after, j)
@@ -133,11 +142,15 @@ class Extractor:
             u.act = self._refer_back(acts, u.start, "any") or next((a for a in acts if a.start > u.start), None)
 
     def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
-        before = [a for a in acts if a.start < pos and a.key is not None]
-        for a in reversed(before):
+        latest: ActMatch | None = None
+        for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
+            a = acts[i]
+            if a.key is None:
+                continue
             if kind == "any" or _kind_fits(kind, a, self.reg):
                 return a
-        return before[-1] if before else None
+            latest = latest or a
+        return latest
 
     def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction) -> list[Citation]:
         key = u.act.key if u.act is not None else None
@@ -170,8 +183,11 @@ class Extractor:
 
     def _decisions_ru(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
+        if "суд" not in folded and " рф" not in folded and "еспч" not in folded:
+            return found  # no court named at all: skip the decision scans (most answers)
+        windows = _windows(folded, ru.DOC_TRIGGER, 200, 300)
         for pattern in self._ru_decisions:
-            for m in pattern.finditer(folded):
+            for m in _scan(pattern, folded, windows):
                 num, d = m.group("num"), m.group("d1") or m.group("d2")
                 if num is None and d is None:
                     continue
@@ -188,7 +204,7 @@ class Extractor:
                 found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
                                       number=text[m.start("num") : m.end("num")] if num else None, date=date,
                                       year=date[:4] if date else None, point=point))
-        for m in ru.LOWER_COURT.finditer(folded):
+        for m in _scan(ru.LOWER_COURT, folded, windows):
             end = _rstrip(text, m.start(), m.end())
             court = " ".join(text[m.start("court") : m.end("court")].split())
             found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
@@ -200,7 +216,9 @@ class Extractor:
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        for m in self._ro_decision.finditer(folded):
+        if not _RO_DECISION_HINT.search(folded):
+            return found  # no decision word, no case number: skip the decision scans (most answers)
+        for m in _scan(self._ro_decision, folded, _windows(folded, ro.DOC_TRIGGER, 120, 300)):
             court: str | None = None
             written = m.group("pre") or m.group("post")
             if written:
@@ -231,6 +249,8 @@ class Extractor:
                                   number=m.group("num")))
         for m in ro.CASE_NUMBER.finditer(folded):
             start = m.start()
+            if start and (folded[start - 1].isalnum() or folded[start - 1] == "-"):
+                continue
             heads = list(ro.CJUE_HEAD.finditer(folded, max(0, start - 200), start))
             if heads:
                 start = heads[-1].start()
@@ -315,6 +335,27 @@ def _lower_court_name(text: str, start: int, end: int) -> str:
     if len(words) > 2:  # judecătoria sectorului N
         return "Judecătoria " + " ".join(words[1:])
     return f"Judecătoria {name}"
+
+
+def _windows(folded: str, trigger: re.Pattern[str], before: int, after: int) -> list[tuple[int, int]]:
+    """Merged stretches around every trigger word: the slow decision patterns run only there."""
+    spans: list[tuple[int, int]] = []
+    for m in trigger.finditer(folded):
+        lo, hi = max(0, m.start() - before), min(len(folded), m.end() + after)
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], hi)
+        else:
+            spans.append((lo, hi))
+    return spans
+
+
+def _scan(pattern: re.Pattern[str], folded: str, windows: list[tuple[int, int]]) -> list[re.Match[str]]:
+    out: list[re.Match[str]] = []
+    for lo, hi in windows:
+        for m in pattern.finditer(folded, lo, hi):
+            if not out or m.start() >= out[-1].end():
+                out.append(m)
+    return out
 
 
 def _rstrip(text: str, start: int, end: int) -> int:

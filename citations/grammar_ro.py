@@ -20,7 +20,9 @@ ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoare
 ITEMS = rf"{ITEM}(?:\s*(?:,|;|si|sau)\s*(?:{ART_WORD}\s*)?{ITEM})*"
 PRE = rf"(?:(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+)?"
 
-UNIT = re.compile(rf"(?<![a-z0-9])(?P<parts>{PRE})(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
+UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
+PARTS_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<parts>{PRE})\Z")
+DOC_TRIGGER = re.compile(r"decizi|hotarar|sentint|incheier")
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
@@ -53,7 +55,7 @@ def decision_pattern(courts: str) -> re.Pattern[str]:
     )
 
 
-CASE_NUMBER = re.compile(r"(?<![a-z0-9-])(?P<num>[ct]-\d{1,4}/\d{2})(?!\d)")
+CASE_NUMBER = re.compile(r"(?P<num>[ct]-\d{1,4}/\d{2})(?!\d)")
 CJUE_HEAD = re.compile(
     r"(?:(?:hotarar[a-z]*|decizi[a-z]*|cauz[a-z]*)\s+(?:pronuntata\s+de\s+)?)?(?:cjue|curt(?:ea|ii)\s+de\s+justitie\s+a\s+uniunii\s+europene)"
 )
