@@ -144,24 +144,41 @@ def judge(etalon: Etalon, answer: Answer, elements: Sequence[ElementLike], corpu
                          "only ok answers are judged")
     runs = judge_cfg.run_endpoints()
     jobs = [(element, run, endpoint) for element in elements for run, endpoint in enumerate(runs, 1)]
-    return client.map(lambda job: _judge_one(etalon, answer, job[0], job[1], job[2], corpus_texts, client),
-                      jobs, workers=max(1, sum(e.concurrency for e in runs)))
+    # A rerun is served from the cache in this thread first: no pool, no network for stored calls.
+    done = [_judge_one(etalon, answer, e, r, ep, corpus_texts, client, offline=True) for e, r, ep in jobs]
+    missing = [job for job, found in zip(jobs, done, strict=True) if found is None]
+    fresh = iter(client.map(
+        lambda job: _judge_one(etalon, answer, job[0], job[1], job[2], corpus_texts, client, offline=False),
+        missing, workers=max(1, sum(e.concurrency for e in runs))))
+    return [found if found is not None else _required(next(fresh)) for found in done]
+
+
+def _required(judgment: Judgment | None) -> Judgment:
+    if judgment is None:  # pragma: no cover - online judging always returns a judgment
+        raise RuntimeError("online judging returned no judgment")
+    return judgment
 
 
 def _judge_one(etalon: Etalon, answer: Answer, element: ElementLike, run: int, endpoint: Endpoint,
-               corpus_texts: Mapping[str, str], client: ModelClient) -> Judgment:
+               corpus_texts: Mapping[str, str], client: ModelClient, *, offline: bool) -> Judgment | None:
+    """One run on one element; `offline` only reads stored calls and gives None when one is missing."""
     schema = schema_for(element.kind)
     messages = messages_for(etalon, answer.text, element, corpus_texts)
     params = dict(endpoint.params)
     params["seed"] = (params["seed"] if isinstance(params.get("seed"), int) else 0) + run
     tag = {"purpose": "judge", "run": run, "element": element.id}
-    result = client.call(endpoint, messages, params=params, tag=tag, schema=schema)
+    call = client.lookup if offline else client.call
+    result = call(endpoint, messages, params=params, tag=tag, schema=schema)
+    if result is None:
+        return None
     parsed, error = _parse(result, schema)
     if result.ok and parsed is None:  # validate and retry once, as a separate (cached) call
         repair = prompts()["repair"].format(error=error)
         retry_messages = [*messages, {"role": "assistant", "content": result.content or ""},
                           {"role": "user", "content": repair}]
-        result = client.call(endpoint, retry_messages, params=params, tag={**tag, "repair": 1}, schema=schema)
+        result = call(endpoint, retry_messages, params=params, tag={**tag, "repair": 1}, schema=schema)
+        if result is None:
+            return None
         parsed, error = _parse(result, schema)
     base = Judgment(system=answer.system, code=answer.code, version=answer.version, attempt=answer.attempt,
                     element=element.id, run=run, verdict=None, quote=None, quote_found=False,
@@ -203,9 +220,14 @@ def elements_hash(etalon: Etalon, element: ElementLike) -> str:
     """Rubric version of one judged element: the etalon's rubric plus what the element asks."""
     data = {"rubric": etalon.rubric_version, "id": element.id, "kind": element.kind, "text": element.text,
             "options": list(element.options), "detail": _jsonable(element.detail),
-            "prompt": hashlib.sha256(PROMPTS_FILE.read_bytes()).hexdigest()[:16]}
+            "prompt": _prompts_hash()}
     raw = json.dumps(data, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def _prompts_hash() -> str:
+    return hashlib.sha256(PROMPTS_FILE.read_bytes()).hexdigest()[:16]
 
 
 def _jsonable(value: Mapping[str, Any]) -> dict[str, Any]:

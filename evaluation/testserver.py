@@ -146,12 +146,15 @@ class TestServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out as separate writes
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
             def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
+                if self.path.rstrip("/").endswith("/_requests"):  # the log's size, for out-of-process use
+                    self._json(200, {"chat_requests": len(server.chat_requests())})
+                elif self.path.rstrip("/").endswith("/models"):
                     self._json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
                 else:
                     self._json(404, {"error": {"message": "not found"}})

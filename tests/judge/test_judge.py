@@ -183,3 +183,12 @@ def test_an_error_answer_is_not_judged(serve: Callable[..., TestServer], client:
     failed = replace(make_answer(etalon, ""), status="error", error="boom")
     with pytest.raises(ValueError, match="only ok answers are judged"):
         judge(etalon, failed, [ISSUE], {}, judge_for(serve()), client)
+
+
+def test_structured_output_is_requested_as_a_strict_json_schema(
+        serve: Callable[..., TestServer], client: ModelClient, etalon: Etalon) -> None:
+    server = serve(always(verdict("no", None)))
+    judge(etalon, make_answer(etalon, GOOD_ANSWER), [ISSUE], {}, judge_for(server), client)
+    fmt = (server.chat_requests()[0].body or {})["response_format"]
+    assert (fmt["type"], fmt["json_schema"]["strict"], fmt["json_schema"]["schema"]["required"]) == (
+        "json_schema", True, ["verdict", "quote", "reason"])
