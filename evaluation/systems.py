@@ -3,6 +3,31 @@
 Pydantic models are the single definition of the file: a typo in a field name or a wrong type is reported
 with the file and the field's path, instead of silently sampling with default parameters. Only the *name*
 of the variable holding a key is ever stored here; the key itself is read by the client at call time.
+
+Pointing Etalon at a real endpoint (any OpenAI-compatible API: OpenAI, OpenRouter, vLLM, Ollama, a proxy):
+
+    systems:
+      - id: gpt-legal
+        kind: openai
+        base_url: https://api.openai.com/v1      # Ollama: http://localhost:11434/v1, vLLM: http://host:8000/v1
+        model: gpt-4o-mini
+        api_key_env: OPENAI_API_KEY              # export OPENAI_API_KEY=... ; omit for keyless local servers
+        system_prompt: Ты юрист-консультант.
+        params: {temperature: 0, max_tokens: 1500, seed: 1}
+        attempts: 1                               # independent samples, one stored answer each
+        concurrency: 4                            # requests in flight per base_url
+        rpm: 60                                   # requests per minute per base_url
+        timeout_s: 120
+        retries: 4                                # 429 / 5xx / timeouts, honouring Retry-After
+        price: {input: 0.15, output: 0.60}        # per 1000 tokens, for the cost column
+    judge:
+      base_url: https://openrouter.ai/api/v1
+      model: openai/gpt-4o
+      api_key_env: OPENROUTER_API_KEY
+      models: [openai/gpt-4o, anthropic/claude-sonnet-4]   # or omit: the same model twice
+      json_schema: false                          # endpoints without structured outputs: validated, retried once
+
+Concurrency and rpm are enforced per base_url: the first configuration seen for a base_url sets them.
 """
 
 from __future__ import annotations
