@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citations import Citation, extract  # noqa: E402
+from citations import Citation, extract
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "citations"
 Key = tuple[Any, ...]
@@ -57,8 +57,8 @@ def score(files: list[Path], half: str | None, show_errors: bool) -> dict[tuple[
             for c in item["citations"]:
                 kind, key = gold_keys(c)
                 gold[kind].add(key)
-            for p in extract(item["text"], "auto"):
-                kind, key = predicted_keys(p)
+            for found in extract(item["text"], "auto"):
+                kind, key = predicted_keys(found)
                 pred[kind].add(key)
             for kind in ("article", "act", "decision"):
                 g, p = gold[kind], pred[kind]
@@ -67,7 +67,9 @@ def score(files: list[Path], half: str | None, show_errors: bool) -> dict[tuple[
                 cell[1] += len(p - g)
                 cell[2] += len(g - p)
                 if show_errors and (g - p or p - g):
-                    print(f"{item['id']} {kind}: missed {sorted(g - p, key=str)} invented {sorted(p - g, key=str)}")
+                    print(
+                        f"{item['id']} {kind}: missed {sorted(g - p, key=str)} invented {sorted(p - g, key=str)}"
+                    )
     return counts
 
 
@@ -86,7 +88,9 @@ def main() -> None:
     args = ap.parse_args()
     files = args.files or sorted(SHARED.glob("*-dev.jsonl"))
     counts = score(files, args.half, args.errors)
-    print(f"{'jurisdiction':<13}{'kind':<10}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}{'F1':>7}")
+    print(
+        f"{'jurisdiction':<13}{'kind':<10}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}{'F1':>7}"
+    )
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for (j, kind), cell in sorted(counts.items()):
         p, r, f = prf(*cell)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citations import Citation, SetLookup, extract, resolve  # noqa: E402
+from citations import Citation, SetLookup, extract, resolve
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -108,7 +108,9 @@ def main() -> None:
     for t, _ in texts:
         cites.extend(extract(t, "auto"))
     full = time.perf_counter() - t0
-    print(f"text: {mb:.1f} MB UTF-8 in {len(texts)} answers; {markers} article markers, {len(cites)} citations")
+    print(
+        f"text: {mb:.1f} MB UTF-8 in {len(texts)} answers; {markers} article markers, {len(cites)} citations"
+    )
     print(f"bare scan (one regex): {mb / bare:8.1f} MB/s")
     print(f"extract (auto):        {mb / full:8.1f} MB/s   ratio to bare scan: {full / bare:.1f}x")
 

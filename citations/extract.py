@@ -21,7 +21,6 @@ from citations.model import Citation, Jurisdiction
 from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import fold, is_cyrillic_text, iso_date
 
-
 _RO_DECISION_HINT = re.compile(r"decizi|hotarar|sentint|incheier|cedo|drepturilor omului|[ct]-\d")
 
 
@@ -78,7 +77,11 @@ class Extractor:
         for a in acts:
             if a.key is not None and not _overlaps(a.start, a.end, inside):
                 end = _rstrip(text, a.start, a.end)
-                out.append(Citation(a.start, end, text[a.start : end], "act", j, act=a.key, act_text=text[a.start : end]))
+                out.append(
+                    Citation(
+                        a.start, end, text[a.start : end], "act", j, act=a.key, act_text=text[a.start : end]
+                    )
+                )
         out.sort(key=lambda c: (c.start, c.end))
         return out
 
@@ -137,9 +140,15 @@ class Extractor:
             while chain is not None and chain.act is None and chain.ref is None:
                 chain = chain.forward
             if chain is not None:
-                u.act = chain.act if chain.act is not None else self._refer_back(acts, chain.start, chain.ref or "any")
+                u.act = (
+                    chain.act
+                    if chain.act is not None
+                    else self._refer_back(acts, chain.start, chain.ref or "any")
+                )
                 continue
-            u.act = self._refer_back(acts, u.start, "any") or next((a for a in acts if a.start > u.start), None)
+            u.act = self._refer_back(acts, u.start, "any") or next(
+                (a for a in acts if a.start > u.start), None
+            )
 
     def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
         latest: ActMatch | None = None
@@ -166,12 +175,28 @@ class Extractor:
                 if j == "ro":
                     full = " ".join(x for x in (part, sub) if x) or None
                 start = u.start if first and k == 0 else (ps if first else s)
-                stop = end if last and k == len(variants) - 1 else (pe if len(variants) > 1 and k < len(variants) - 1 else e)
+                stop = (
+                    end
+                    if last and k == len(variants) - 1
+                    else (pe if len(variants) > 1 and k < len(variants) - 1 else e)
+                )
                 if not (last and k == len(variants) - 1) and len(u.items) > 1 and k == len(variants) - 1:
                     stop = e
                 stop = _rstrip(text, start, stop)
-                out.append(Citation(start, stop, text[start:stop], "article", j, act=key, act_text=act_text,
-                                    article=article, article_to=article_to, part=full))
+                out.append(
+                    Citation(
+                        start,
+                        stop,
+                        text[start:stop],
+                        "article",
+                        j,
+                        act=key,
+                        act_text=act_text,
+                        article=article,
+                        article_to=article_to,
+                        part=full,
+                    )
+                )
         return out
 
     # ------------------------------------------------------------------ decisions
@@ -201,17 +226,46 @@ class Extractor:
                 after = ru.POINT_AFTER.match(folded, m.end())
                 if point is None and after is not None:
                     point, end = after.group("point"), after.end()
-                found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
-                                      number=text[m.start("num") : m.end("num")] if num else None, date=date,
-                                      year=date[:4] if date else None, point=point))
+                found.append(
+                    Citation(
+                        m.start(),
+                        end,
+                        text[m.start() : end],
+                        "decision",
+                        "ru",
+                        court=court,
+                        number=text[m.start("num") : m.end("num")] if num else None,
+                        date=date,
+                        year=date[:4] if date else None,
+                        point=point,
+                    )
+                )
         for m in _scan(ru.LOWER_COURT, folded, windows):
             end = _rstrip(text, m.start(), m.end())
             court = " ".join(text[m.start("court") : m.end("court")].split())
-            found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ru", court=court,
-                                  number=text[m.start("num") : m.end("num")]))
+            found.append(
+                Citation(
+                    m.start(),
+                    end,
+                    text[m.start() : end],
+                    "decision",
+                    "ru",
+                    court=court,
+                    number=text[m.start("num") : m.end("num")],
+                )
+            )
         for m in ru.ECHR.finditer(folded):
-            found.append(Citation(m.start(), m.end(), text[m.start() : m.end()], "decision", "ru", court="ЕСПЧ",
-                                  number=m.group("num")))
+            found.append(
+                Citation(
+                    m.start(),
+                    m.end(),
+                    text[m.start() : m.end()],
+                    "decision",
+                    "ru",
+                    court="ЕСПЧ",
+                    number=m.group("num"),
+                )
+            )
         return _no_overlaps(found)
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
@@ -224,8 +278,11 @@ class Extractor:
             if written:
                 court = self._canonical_court(written, "ro")
             elif m.group("lower") or m.group("lowgen"):
-                court = _lower_court_name(text, m.start("lower") if m.group("lower") else m.start("lowgen"),
-                                          m.end("lower") if m.group("lower") else m.end("lowgen"))
+                court = _lower_court_name(
+                    text,
+                    m.start("lower") if m.group("lower") else m.start("lowgen"),
+                    m.end("lower") if m.group("lower") else m.end("lowgen"),
+                )
             window = folded[max(0, m.start() - 200) : m.start()] + " " + folded[m.end() : m.end() + 150]
             mechanism = _mechanism(folded, m.start(), m.end())
             num = m.group("num")
@@ -242,11 +299,31 @@ class Extractor:
                 mechanism = None
             number = num.upper() if re.fullmatch(r"[ivxlc]+", num) else num.replace(".", "")
             end = _rstrip(text, m.start(), m.end())
-            found.append(Citation(m.start(), end, text[m.start() : end], "decision", "ro", court=court, number=number,
-                                  year=m.group("year"), mechanism=mechanism))
+            found.append(
+                Citation(
+                    m.start(),
+                    end,
+                    text[m.start() : end],
+                    "decision",
+                    "ro",
+                    court=court,
+                    number=number,
+                    year=m.group("year"),
+                    mechanism=mechanism,
+                )
+            )
         for m in ro.ECHR.finditer(folded):
-            found.append(Citation(m.start(), m.end(), text[m.start() : m.end()], "decision", "ro", court="CEDO",
-                                  number=m.group("num")))
+            found.append(
+                Citation(
+                    m.start(),
+                    m.end(),
+                    text[m.start() : m.end()],
+                    "decision",
+                    "ro",
+                    court="CEDO",
+                    number=m.group("num"),
+                )
+            )
         for m in ro.CASE_NUMBER.finditer(folded):
             start = m.start()
             if start and (folded[start - 1].isalnum() or folded[start - 1] == "-"):
@@ -254,8 +331,17 @@ class Extractor:
             heads = list(ro.CJUE_HEAD.finditer(folded, max(0, start - 200), start))
             if heads:
                 start = heads[-1].start()
-            found.append(Citation(start, m.end(), text[start : m.end()], "decision", "ro", court="CJUE",
-                                  number=text[m.start("num") : m.end("num")].upper()))
+            found.append(
+                Citation(
+                    start,
+                    m.end(),
+                    text[start : m.end()],
+                    "decision",
+                    "ro",
+                    court="CJUE",
+                    number=text[m.start("num") : m.end("num")].upper(),
+                )
+            )
         return _no_overlaps(found)
 
     def _nearest_court(self, folded: str, start: int, end: int) -> str | None:
@@ -274,8 +360,14 @@ def _ru_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
     levels: list[list[tuple[str, int, int]]] = []
     for m in ru.PART_RE.finditer(prefix):
         name = ru.part_name(m.group("word"))
-        vals = [(f"{name} {ru.part_value(v.group())}", base + m.start("vals") + v.start(), base + m.start("vals") + v.end())
-                for v in ru.PART_VAL_RE.finditer(m.group("vals"))]
+        vals = [
+            (
+                f"{name} {ru.part_value(v.group())}",
+                base + m.start("vals") + v.start(),
+                base + m.start("vals") + v.end(),
+            )
+            for v in ru.PART_VAL_RE.finditer(m.group("vals"))
+        ]
         if vals:
             levels.append(vals)
     if not levels:
@@ -318,7 +410,9 @@ def _mechanism(folded: str, start: int, end: int) -> str | None:
     lo, hi = max(0, start - 200), min(len(folded), end + 150)
     for name, pattern in (("HP", ro.MECHANISM_HP), ("RIL", ro.MECHANISM_RIL)):
         for m in pattern.finditer(folded, lo, hi):
-            dist = 0 if start <= m.start() < end else (start - m.end() if m.end() <= start else m.start() - end)
+            dist = (
+                0 if start <= m.start() < end else (start - m.end() if m.end() <= start else m.start() - end)
+            )
             if best is None or dist < best[0]:
                 best = (dist, name)
     return best[1] if best else None

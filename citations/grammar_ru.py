@@ -87,4 +87,7 @@ def part_name(word: str) -> str:
 def part_value(value: str) -> str:
     return value.strip('"').rstrip(")") if not value[0].isdigit() else value
 
-POINT_AFTER = re.compile(r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)')
+
+POINT_AFTER = re.compile(
+    r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
+)

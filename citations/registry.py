@@ -175,8 +175,10 @@ class ActRegistry:
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(cls, acts: Path = DATA / "acts.yaml", courts: Path = DATA / "courts.yaml") -> ActRegistry:
-        return cls([_entry(item, acts, i) for i, item in enumerate(_items(acts, "acts"))],
-                   [_court(item, courts, i) for i, item in enumerate(_items(courts, "courts"))])
+        return cls(
+            [_entry(item, acts, i) for i, item in enumerate(_items(acts, "acts"))],
+            [_court(item, courts, i) for i, item in enumerate(_items(courts, "courts"))],
+        )
 
     # ------------------------------------------------------------------ public look-ups
     def key_for(self, name: str, jurisdiction: str) -> str | None:
@@ -241,13 +243,15 @@ class ActRegistry:
                 if law is not None:
                     found.append(law)
         else:
-            found.extend(self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start()))
+            found.extend(
+                self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
+            )
         alias = self._alias_re[jurisdiction]
         for hit in self._alias_scan[jurisdiction].finditer(folded):
-            m = alias.match(folded, hit.start())  # the scan finds where; the named groups say which act
-            if m is not None and m.lastgroup is not None:
-                key = self._alias_keys[jurisdiction][m.lastgroup]
-                found.append(ActMatch(m.start(), m.end(), key, self.kind_of(key)))
+            named = alias.match(folded, hit.start())  # the scan finds where; the named groups say which act
+            if named is not None and named.lastgroup is not None:
+                key = self._alias_keys[jurisdiction][named.lastgroup]
+                found.append(ActMatch(named.start(), named.end(), key, self.kind_of(key)))
         found.sort(key=lambda a: (a.start, -a.end))
         end = -1
         for act in found:
@@ -306,7 +310,9 @@ def _items(path: Path, top: str) -> list[dict[str, Any]]:
 def _strings(item: dict[str, Any], field: str, path: Path, index: int) -> tuple[str, ...]:
     value = item.get(field) or []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{path}: entry {index} ({item.get('key') or item.get('court')}): '{field}' must be a list of strings")
+        raise ValueError(
+            f"{path}: entry {index} ({item.get('key') or item.get('court')}): '{field}' must be a list of strings"
+        )
     return tuple(value)
 
 
@@ -330,8 +336,13 @@ def _court(item: dict[str, Any], path: Path, index: int) -> Court:
     for field in ("court", "jurisdiction", "pattern"):
         if not isinstance(item.get(field), str):
             raise ValueError(f"{path}: court entry {index}: '{field}' must be a string")
-    return Court(item["court"], item["jurisdiction"], bool(item.get("verifiable", True)), item["pattern"],
-                 _strings(item, "examples", path, index))
+    return Court(
+        item["court"],
+        item["jurisdiction"],
+        bool(item.get("verifiable", True)),
+        item["pattern"],
+        _strings(item, "examples", path, index),
+    )
 
 
 @lru_cache(maxsize=1)

@@ -55,7 +55,9 @@ class SetLookup:
             entries = self._units[(act, article)]
             if all(d != doc_id for d, _ in entries):
                 entries.append((doc_id, path))
-            elif len(path) < len(next(p for d, p in entries if d == doc_id)):  # the article itself, not a part
+            elif len(path) < len(
+                next(p for d, p in entries if d == doc_id)
+            ):  # the article itself, not a part
                 entries[:] = [(d, path if d == doc_id else p) for d, p in entries]
             self._by_article[article].add(act)
             self._acts[act].add(doc_id)
@@ -69,7 +71,9 @@ class SetLookup:
     def from_tables(cls, documents: pa.Table, units: pa.Table) -> SetLookup:
         """Build from the corpus tables; columns as in CONTRACT section 3 (extra columns are ignored)."""
         d = documents.to_pydict()
-        u = units.select([c for c in ("doc_id", "act", "article", "path") if c in units.column_names]).to_pydict()
+        u = units.select(
+            [c for c in ("doc_id", "act", "article", "path") if c in units.column_names]
+        ).to_pydict()
         missing = {"doc_id", "act", "article", "path"} - set(u)
         if missing:
             raise ValueError(f"units table: missing column(s) {sorted(missing)}")
@@ -120,7 +124,9 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
         return _decision(c, lookup)
     if c.act is None:
         others = lookup.acts_with_article(c.article) if c.article else ()
-        return Resolution(c, "unknown_act", None, None, others, f"the act of '{c.text}' could not be identified")
+        return Resolution(
+            c, "unknown_act", None, None, others, f"the act of '{c.text}' could not be identified"
+        )
     if not lookup.has_act(c.act):
         title = default_registry().title(c.act)
         others = lookup.acts_with_article(c.article) if c.article else ()
@@ -128,7 +134,9 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
     if c.kind == "act" or c.article is None:
         docs = lookup.act_documents(c.act)
         if len(docs) > 1:
-            return Resolution(c, "ambiguous", None, None, (), f"{c.act} is held by {len(docs)} documents: {', '.join(docs)}")
+            return Resolution(
+                c, "ambiguous", None, None, (), f"{c.act} is held by {len(docs)} documents: {', '.join(docs)}"
+            )
         return Resolution(c, "found", docs[0] if docs else None, None, (), f"{c.act} is in the corpus")
     wanted = [c.article] + ([c.article_to] if c.article_to else [])
     hits = [lookup.article(c.act, a) for a in wanted]
@@ -136,12 +144,25 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
     missing = [a for a, h in zip(wanted, hits, strict=True) if not h]
     if missing:
         hint = f"; article {c.article} exists in {', '.join(others)}" if others else ""
-        return Resolution(c, "not_found", None, None, others,
-                          f"{c.act} has no article {', '.join(missing)} in the corpus{hint}")
+        return Resolution(
+            c,
+            "not_found",
+            None,
+            None,
+            others,
+            f"{c.act} has no article {', '.join(missing)} in the corpus{hint}",
+        )
     first = hits[0]
     if len({doc for doc, _ in first}) > 1:
-        docs = ", ".join(doc for doc, _ in first)
-        return Resolution(c, "ambiguous", None, None, others, f"article {c.article} of {c.act} is in several documents: {docs}")
+        names = ", ".join(doc for doc, _ in first)
+        return Resolution(
+            c,
+            "ambiguous",
+            None,
+            None,
+            others,
+            f"article {c.article} of {c.act} is in several documents: {names}",
+        )
     doc_id, path = first[0]
     span = f"articles {c.article}-{c.article_to}" if c.article_to else f"article {c.article}"
     return Resolution(c, "found", doc_id, path, others, f"{span} of {c.act} found in {doc_id}")
@@ -150,15 +171,28 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
 def _decision(c: Citation, lookup: Lookup) -> Resolution:
     court = c.court or "?"
     if not default_registry().is_verifiable(c.court):
-        return Resolution(c, "unverifiable", None, None, (),
-                          f"decisions of {court} are outside the corpus by design (shown apart, not scored)")
+        return Resolution(
+            c,
+            "unverifiable",
+            None,
+            None,
+            (),
+            f"decisions of {court} are outside the corpus by design (shown apart, not scored)",
+        )
     if c.number is None:
         return Resolution(c, "not_found", None, None, (), f"the decision of {court} has no number to look up")
     docs = lookup.decision(court, c.number)
     if len(docs) == 1:
         return Resolution(c, "found", docs[0], None, (), f"{court} No {c.number} found in {docs[0]}")
     if len(docs) > 1:
-        return Resolution(c, "ambiguous", None, None, (), f"{court} No {c.number} matches {len(docs)} documents: {', '.join(docs)}")
+        return Resolution(
+            c,
+            "ambiguous",
+            None,
+            None,
+            (),
+            f"{court} No {c.number} matches {len(docs)} documents: {', '.join(docs)}",
+        )
     if not lookup.has_court(court):
         return Resolution(c, "unknown_act", None, None, (), f"the corpus holds no decisions of {court}")
     return Resolution(c, "not_found", None, None, (), f"{court} No {c.number} is not in the corpus")

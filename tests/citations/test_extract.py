@@ -1,0 +1,238 @@
+"""The extractor on sentences written for these tests: shapes of citations, not copies of the dev sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from citations import Citation, extract
+from citations.model import RECORD_KEYS
+
+Row = tuple[str | None, ...]
+
+
+def rows(text: str, jurisdiction: str = "auto") -> list[Row]:
+    out: list[Row] = []
+    for c in extract(text, jurisdiction):  # type: ignore[arg-type]
+        if c.kind == "decision":
+            out.append((c.kind, c.court, c.number))
+        else:
+            out.append((c.kind, c.act, c.article, c.article_to, c.part))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Срок принятия наследства указан в ст. 1154 ГК РФ.", [("article", "ru/gk", "1154", None, None)]),
+        (
+            "Согласно пункту 2 статьи 218 Гражданского кодекса Российской Федерации право переходит.",
+            [("article", "ru/gk", "218", None, "п. 2")],
+        ),
+        (
+            "Основание — подп. «в» п. 3 ч. 1 ст. 81 Трудового кодекса РФ.",
+            [("article", "ru/tk", "81", None, "пп. в п. 3 ч. 1")],
+        ),
+        ("Штраф предусмотрен ч. 2 ст. 12.9 КоАП РФ.", [("article", "ru/koap", "12.9", None, "ч. 2")]),
+        ("Наследование регулируют ст.ст. 1110–1185 ГК РФ.", [("article", "ru/gk", "1110", "1185", None)]),
+        (
+            "Очереди наследников — ст. 1142, 1143 и 1144 ГК РФ.",
+            [
+                ("article", "ru/gk", "1142", None, None),
+                ("article", "ru/gk", "1143", None, None),
+                ("article", "ru/gk", "1144", None, None),
+            ],
+        ),
+        (
+            "Согласно ч. 2 и 3 ст. 5 Жилищного кодекса РФ.",
+            [("article", "ru/zhk", "5", None, "ч. 2"), ("article", "ru/zhk", "5", None, "ч. 3")],
+        ),
+        (
+            "Требование основано на ст. 12 Федерального закона от 25.04.2002 № 40-ФЗ.",
+            [("article", "ru/osago", "12", None, None)],
+        ),
+        (
+            "Смотрите ст. 7 Федерального закона от 29.12.2012 № 273-ФЗ «Об образовании в Российской Федерации».",
+            [("article", "ru/fz-273", "7", None, None)],
+        ),
+        (
+            "Продавец отвечает по ст. 18 Закона о защите прав потребителей, а штраф взыскивается по п. 6 ст. 13 того же закона.",
+            [("article", "ru/zpp", "18", None, None), ("article", "ru/zpp", "13", None, "п. 6")],
+        ),
+        ("Применяется Семейный кодекс РФ.", [("act", "ru/sk", None, None, None)]),
+        (
+            "Споры рассматриваются по ст. 22 ГПК РФ; см. также ст. 23 и 24 того же кодекса.",
+            [
+                ("article", "ru/gpk", "22", None, None),
+                ("article", "ru/gpk", "23", None, None),
+                ("article", "ru/gpk", "24", None, None),
+            ],
+        ),
+        (
+            "Вычет дает ст. 220 НК РФ, а порядок — ст. 221.",
+            [("article", "ru/nk", "220", None, None), ("article", "ru/nk", "221", None, None)],
+        ),
+    ],
+)
+def test_russian_article_citations_are_read_with_their_act_and_subdivision(
+    text: str, expected: list[Row]
+) -> None:
+    assert rows(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Potrivit art. 1.357 C.civ., cel care cauzează un prejudiciu răspunde.",
+            [("article", "ro/cciv", "1357", None, None)],
+        ),
+        (
+            "Conform art. 35 alin. (2) lit. b) din Codul muncii, salariatul poate cumula funcții.",
+            [("article", "ro/cmuncii", "35", None, "alin. (2) lit. b)")],
+        ),
+        ("Vezi art. 2^1 din Legea nr. 10/2001.", [("article", "ro/lege-10-2001", "2^1", None, None)]),
+        (
+            "Regulile sunt la art. 1.650–1.762 din Codul civil.",
+            [("article", "ro/cciv", "1650", "1762", None)],
+        ),
+        (
+            "Se aplică art. 194, 195 și 196 NCPC.",
+            [
+                ("article", "ro/cpc", "194", None, None),
+                ("article", "ro/cpc", "195", None, None),
+                ("article", "ro/cpc", "196", None, None),
+            ],
+        ),
+        (
+            "Potrivit art. 3 din Legea nr. 17/2014 și art. 4 din aceeași lege, vânzarea se anunță.",
+            [
+                ("article", "ro/lege-17-2014", "3", None, None),
+                ("article", "ro/lege-17-2014", "4", None, None),
+            ],
+        ),
+        (
+            "Amenda se aplică potrivit art. 8 din O.G. nr. 2/2001.",
+            [("article", "ro/og-2-2001", "8", None, None)],
+        ),
+        (
+            "Consumatorul se poate retrage conform art. 9 din OUG 34/2014.",
+            [("article", "ro/oug-34-2014", "9", None, None)],
+        ),
+        ("Insolvența este reglementată de L. 85/2014.", [("act", "ro/lege-85-2014", None, None, None)]),
+        ("art.41 alin.3 Codul muncii", [("article", "ro/cmuncii", "41", None, "alin. (3)")]),
+        (
+            "conform alin. (2) al art. 1.272 din Codul civil",
+            [("article", "ro/cciv", "1272", None, "alin. (2)")],
+        ),
+    ],
+)
+def test_romanian_article_citations_are_read_with_their_act_and_subdivision(
+    text: str, expected: list[Row]
+) -> None:
+    assert rows(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("spelling"),
+    [
+        "Potrivit art. 5 din Legea societăților nr. 31/1990 și Codul civil.",
+        "Potrivit art. 5 din Legea societăţilor nr. 31/1990 şi Codul civil.",
+        "Potrivit art. 5 din Legea societatilor nr. 31/1990 si Codul civil.",
+    ],
+)
+def test_romanian_diacritics_with_comma_cedilla_or_none_read_the_same(spelling: str) -> None:
+    assert rows(spelling) == [
+        ("article", "ro/lege-31-1990", "5", None, None),
+        ("act", "ro/cciv", None, None, None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Это разъяснено в п. 34 постановления Пленума ВС РФ от 29.05.2012 № 9.",
+            [("decision", "ВС РФ Пленум", "9")],
+        ),
+        (
+            "См. постановление Пленума Высшего Арбитражного Суда РФ от 14.03.2014 № 16.",
+            [("decision", "ВАС РФ Пленум", "16")],
+        ),
+        (
+            "Конституционный Суд РФ в постановлении от 10.02.2017 № 2-П указал.",
+            [("decision", "КС РФ", "2-П")],
+        ),
+        (
+            "Так решил Верховный суд: определение ВС РФ от 01.02.2022 № 4-КГ21-50-К1.",
+            [("decision", "ВС РФ", "4-КГ21-50-К1")],
+        ),
+        ("Prin Decizia CCR nr. 766/2011 s-a stabilit.", [("decision", "CCR", "766")]),
+        (
+            "Decizia nr. 2/2016 a ÎCCJ – Completul pentru dezlegarea unor chestiuni de drept.",
+            [("decision", "ÎCCJ", "2")],
+        ),
+        (
+            "Curtea de Apel Timișoara, Decizia civilă nr. 1.024/2018, a admis apelul.",
+            [("decision", "Curtea de Apel Timișoara", "1024")],
+        ),
+        ("Hotărârea CJUE în cauza C-311/18 confirmă.", [("decision", "CJUE", "C-311/18")]),
+    ],
+)
+def test_court_decisions_are_read_with_their_court_and_number(text: str, expected: list[Row]) -> None:
+    assert rows(text) == expected
+
+
+def test_a_ril_decision_without_a_named_court_is_attributed_to_the_high_court() -> None:
+    [c] = extract("Prin Decizia nr. 12/2015, pronunțată în recurs în interesul legii, instanța a stabilit.")
+    assert (c.court, c.number, c.mechanism) == ("ÎCCJ", "12", "RIL")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Неустойка составит 0,5% в день, то есть 15 000 руб. за период с 01.02.2024 по 01.03.2024.",
+        "По п. 5.2 договора поставщик отвечает за просрочку, а по ст. 7 договора — за качество.",
+        "Amenda este de 5.000 lei, adică 10% din valoarea contractului din 12.05.2023.",
+        "Conform art. 5 din contract, chiria se plătește lunar; art. 9 din actul constitutiv prevede cvorumul.",
+        "Legea a fost publicată în Monitorul Oficial nr. 427 din 11 iunie 2014.",
+    ],
+)
+def test_sums_dates_percentages_contract_clauses_and_gazette_numbers_are_not_citations(text: str) -> None:
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ответ:\u00a0ст.\u00a01152 ГК РФ и ст. 1153–1154 ГК, а также «Закон о защите прав потребителей».",
+        "Conform art. 1.272 alin. (2) din Codul civil şi art. 5 din Legea nr. 85/2014 — Decizia CCR nr. 1/2012.",
+    ],
+)
+def test_every_span_indexes_the_original_text(text: str) -> None:
+    found = extract(text)
+    assert found
+    assert all(text[c.start : c.end] == c.text for c in found)
+
+
+def test_records_carry_the_contract_keys_in_contract_order_and_status_only_when_given() -> None:
+    [c] = extract("ст. 1152 ГК РФ")
+    assert list(c.to_record()) == list(RECORD_KEYS)
+    assert list(c.to_record(status="found"))[-1] == "status"
+
+
+@pytest.mark.parametrize(
+    ("text", "jurisdiction"), [("См. ст. 10 ГК РФ.", "ru"), ("Vezi art. 10 C.civ.", "ro")]
+)
+def test_auto_jurisdiction_follows_the_script_of_the_answer(text: str, jurisdiction: str) -> None:
+    assert [c.jurisdiction for c in extract(text)] == [jurisdiction]
+
+
+def test_an_unknown_jurisdiction_is_refused() -> None:
+    with pytest.raises(ValueError, match="jurisdiction"):
+        extract("ст. 1 ГК РФ", "de")  # type: ignore[arg-type]
+
+
+def test_citations_come_ordered_by_start() -> None:
+    found: list[Citation] = extract("Постановление КС РФ от 01.01.2020 № 1-П и ст. 10 ГК РФ, ГПК РФ.")
+    assert [c.start for c in found] == sorted(c.start for c in found)
+    assert [c.kind for c in found] == ["decision", "article", "act"]

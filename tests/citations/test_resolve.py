@@ -1,0 +1,80 @@
+"""Resolution against a small corpus built as the warehouse tables are: found, invented, wrong act, unknown."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+from citations import SetLookup, extract, resolve
+
+DOCUMENTS = pa.table({
+    "doc_id": ["gk1", "gk3", "tk", "plenum9", "cciv", "ccr-766"],
+    "act": ["ru/gk", "ru/gk", "ru/tk", None, "ro/cciv", None],
+    "kind": ["act", "act", "act", "decision", "act", "decision"],
+    "court": [None, None, None, "ВС РФ Пленум", None, "CCR"],
+    "number": [None, None, None, "9", None, "766"],
+})  # fmt: skip
+UNITS = pa.table({
+    "doc_id": ["gk1", "gk3", "gk3", "gk3", "tk", "tk", "cciv", "cciv"],
+    "act": ["ru/gk", "ru/gk", "ru/gk", "ru/gk", "ru/tk", "ru/tk", "ro/cciv", "ro/cciv"],
+    "article": ["10", "1152", "1153", "1154", "81", "10", "1272", "1273"],
+    "path": ["ст. 10", "ст. 1152", "ст. 1153", "ст. 1154", "ст. 81", "ст. 10", "art. 1272", "art. 1273"],
+    "kind": ["article"] * 8,
+    "text": ["..."] * 8,
+    "status": ["in_force"] * 8,
+})  # fmt: skip
+LOOKUP = SetLookup.from_tables(DOCUMENTS, UNITS)
+
+
+def status_of(text: str) -> str:
+    [r] = resolve(extract(text), LOOKUP)
+    return r.status
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("ст. 1152 ГК РФ", "found"),
+        ("ст. 1152–1154 ГК РФ", "found"),
+        ("art. 1.272 C.civ.", "found"),
+        ("ст. 1999 ГК РФ", "not_found"),
+        ("ст. 1152–1199 ГК РФ", "not_found"),
+        ("ст. 5 ЖК РФ", "unknown_act"),
+        ("п. 36 постановления Пленума ВС РФ от 29.05.2012 № 9", "found"),
+        ("постановление Пленума ВС РФ от 01.01.2015 № 77", "not_found"),
+        ("Decizia CCR nr. 766/2011", "found"),
+        ("Curtea de Apel Cluj, Decizia nr. 412/2019", "unverifiable"),
+        ("hotărârea CJUE în cauza C-186/16", "unverifiable"),
+        ("Трудовой кодекс", "found"),
+    ],
+)
+def test_each_citation_gets_the_status_a_reviewer_expects(text: str, status: str) -> None:
+    assert status_of(text) == status
+
+
+def test_a_found_article_names_its_document_and_unit() -> None:
+    [r] = resolve(extract("ст. 81 ТК РФ"), LOOKUP)
+    assert (r.doc_id, r.unit_path) == ("tk", "ст. 81")
+
+
+def test_an_article_cited_in_the_wrong_act_names_the_act_that_has_it() -> None:
+    [r] = resolve(extract("ст. 81 ГК РФ"), LOOKUP)
+    assert r.status == "not_found"
+    assert r.other_acts == ("ru/tk",)
+    assert "ru/tk" in r.reason
+
+
+def test_an_article_in_two_documents_of_the_same_act_is_ambiguous() -> None:
+    units = pa.concat_tables([UNITS, UNITS.slice(1, 1).set_column(0, "doc_id", pa.array(["gk3-old"]))])
+    [r] = resolve(extract("ст. 1152 ГК РФ"), SetLookup.from_tables(DOCUMENTS, units))
+    assert r.status == "ambiguous"
+
+
+def test_resolutions_keep_the_order_of_the_citations() -> None:
+    cites = extract("ст. 1154 ГК РФ, ст. 1999 ГК РФ и ст. 5 ЖК РФ")
+    assert [r.citation for r in resolve(cites, LOOKUP)] == cites
+
+
+def test_a_units_table_without_the_article_column_is_refused() -> None:
+    with pytest.raises(ValueError, match="article"):
+        SetLookup.from_tables(DOCUMENTS, UNITS.drop_columns(["article"]))
