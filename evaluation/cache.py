@@ -53,4 +53,6 @@ class CallCache:
             raise
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.root.glob("*/*.json")) if self.root.exists() else 0
+        if not self.root.exists():
+            return 0
+        return sum(1 for p in self.root.glob("*/*.json") if not p.name.startswith("."))  # skip temp files
