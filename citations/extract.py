@@ -75,7 +75,7 @@ class Extractor:
             out.extend(self._unit_citations(u, text, j))
         inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
         for a in acts:
-            if a.key is not None and not _overlaps(a.start, a.end, inside):
+            if a.key is not None and _named_enough(folded, a) and not _overlaps(a.start, a.end, inside):
                 end = _rstrip(text, a.start, a.end)
                 out.append(
                     Citation(
@@ -151,15 +151,11 @@ class Extractor:
             )
 
     def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
-        latest: ActMatch | None = None
         for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
             a = acts[i]
-            if a.key is None:
-                continue
-            if kind == "any" or _kind_fits(kind, a, self.reg):
+            if a.key is not None and (kind == "any" or _kind_fits(kind, a, self.reg)):
                 return a
-            latest = latest or a
-        return latest
+        return None  # "того же закона" with no law before it: better unknown than the wrong act
 
     def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction) -> list[Citation]:
         key = u.act.key if u.act is not None else None
@@ -308,7 +304,7 @@ class Extractor:
                     "ro",
                     court=court,
                     number=number,
-                    year=m.group("year"),
+                    year=m.group("year") or m.group("year2"),
                     mechanism=mechanism,
                 )
             )
@@ -429,6 +425,12 @@ def _lower_court_name(text: str, start: int, end: int) -> str:
     if len(words) > 2:  # judecătoria sectorului N
         return "Judecătoria " + " ".join(words[1:])
     return f"Judecătoria {name}"
+
+
+def _named_enough(folded: str, act: ActMatch) -> bool:
+    """A bare two- or three-letter abbreviation is an act only beside an article: alone, "СК" is more often an
+    insurance company than the Family Code."""
+    return sum(ch.isalnum() for ch in folded[act.start : act.end]) >= 4
 
 
 def _windows(folded: str, trigger: re.Pattern[str], before: int, after: int) -> list[tuple[int, int]]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from citations.text import MONTH_WORD
+
 ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
 NUM = r"(?:\d{1,3}(?:\.\d{3})+|\d+)(?![\d])(?:\s*\^\s*\d+)?"
 ALIN = r"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(]))\s*(?:\(\d+\)|\d+)(?:\s*(?:,|si|-)\s*(?:\(\d+\)|\d+))*"
@@ -40,7 +42,10 @@ NOT_AN_ACT = re.compile(
 CONNECTOR = re.compile(r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si)?\s*")
 
 DEC_WORD = r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*)"
-DEC_NUM = r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)\s*/\s*(?P<year>\d{4})(?!\d)"
+DEC_NUM = (
+    r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
+    rf"(?:\s*/\s*(?P<year>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<year2>\d{{4}}))(?!\d)"
+)
 LOWER = r"(?:curtea\s+de\s+apel|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
 LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s+\d|[a-z-]+)"
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from citations.text import DATE, fold
+from citations.text import DATE, MONTH_WORD, fold
 
 DATA = Path(__file__).resolve().parent / "data"
 _VOWEL_TAIL = re.compile(r"[аеиоуыэюяйь]{1,2}$")
@@ -99,7 +99,8 @@ _RO_TYPE = (
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege)"
 )
 _RO_LAW = (
-    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d{{1,3}}(?:\.\d{{3}})+|\d+)\s*/\s*(?P<ryear>\d{{4}})(?!\d)"
+    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d{{1,3}}(?:\.\d{{3}})+|\d+)"
+    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
     r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+[^,;()\n\"]{1,200}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
 )
@@ -291,7 +292,7 @@ class ActRegistry:
 
     def _ro_law(self, m: re.Match[str]) -> ActMatch:
         rtype = _ro_type(m.group("rtype"))
-        slug = f"{rtype}-{m.group('rnum').replace('.', '')}-{m.group('ryear')}"
+        slug = f"{rtype}-{m.group('rnum').replace('.', '')}-{m.group('ryear') or m.group('ryear2')}"
         key = self._slug("ro", slug)
         return ActMatch(m.start(), m.end(), key, rtype)  # as written: "aceeași lege" points back to a Legea
 
