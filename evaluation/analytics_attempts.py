@@ -34,8 +34,8 @@ def pass_at_k_table(
     """Per (benchmark, system, k): mean pass@k and pass^k over the etalons with at least k scored attempts.
 
     Success is a positive verdict; errored attempts are left out like everywhere else (they have no score).
-    Only (benchmark, system) cells where some etalon has more than one attempt appear; `tasks_too_few` counts
-    the etalons skipped for having fewer than k attempts."""
+    Only (benchmark, system) cells where some etalon has more than one attempt appear, and only the k that at
+    least one etalon reaches; `tasks_too_few` counts the etalons skipped for having fewer than k attempts."""
     if any(k < 1 for k in ks):
         raise ValueError(f"ks must be positive integers, got {list(ks)}")
     rows = prepare_scores(scores).filter(pl.col("score").is_not_null() & (pl.col("status") != "error"))
@@ -64,9 +64,7 @@ def pass_at_k_table(
     skipped = per_k.group_by("benchmark", "system", "k").agg(
         (pl.col("n") < pl.col("k")).sum().cast(pl.Int64).alias("tasks_too_few")
     )
-    table = skipped.join(means, on=["benchmark", "system", "k"], how="left").with_columns(
-        pl.col("tasks").fill_null(0)
-    )
+    table = skipped.join(means, on=["benchmark", "system", "k"], how="inner")  # a k no etalon reaches: no row
     return table.select(list(PASS_SCHEMA)).sort("benchmark", "system", "k")
 
 

@@ -55,6 +55,10 @@ def test_pass_at_k_table_leaves_out_systems_with_one_attempt_per_etalon() -> Non
     assert "single" not in analytics.pass_at_k(_attempt_scores())["system"].to_list()
 
 
+def test_pass_at_k_table_has_no_row_for_a_k_beyond_every_etalons_attempts() -> None:
+    assert analytics.pass_at_k(_attempt_scores(), ks=[5])["system"].to_list() == []
+
+
 def test_pass_at_k_table_rejects_a_zero_k() -> None:
     with pytest.raises(ValueError, match="ks"):
         analytics.pass_at_k(_attempt_scores(), ks=[0])
