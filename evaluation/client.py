@@ -233,6 +233,7 @@ class ModelClient:
         sem, limiter = self._gate(endpoint)
         last_error = "no try made"
         tries = 0
+        use_schema = endpoint.json_schema
         for attempt in range(endpoint.retries + 1):
             if attempt:
                 self.stats.add(retries=1)
@@ -243,7 +244,7 @@ class ModelClient:
                     limiter.wait()
                 started = time.monotonic()
                 try:
-                    raw = self._send(endpoint, request, api_key, schema)
+                    raw = self._send(endpoint, request, api_key, schema, use_schema)
                     latency = (time.monotonic() - started) * 1000.0
                     body = json.loads(raw)
                     if not isinstance(body, dict) or not body.get("choices"):
@@ -262,6 +263,9 @@ class ModelClient:
                     last_error = f"connection error: {type(exc.__cause__ or exc).__name__}"
                 except openai.APIStatusError as exc:
                     last_error = f"HTTP {exc.status_code}: {_short(exc.message)}"
+                    if exc.status_code == 400 and schema is not None and use_schema:
+                        use_schema = False  # the endpoint rejects response_format: ask in words instead
+                        continue
                     if exc.status_code not in _RETRY_STATUS and exc.status_code < 500:
                         break
                     retry_after = _retry_after(exc.response.headers)
@@ -272,11 +276,11 @@ class ModelClient:
                           tries=tries)
 
     def _send(self, endpoint: Endpoint, request: Mapping[str, Any], api_key: str,
-              schema: type[BaseModel] | None) -> str:
+              schema: type[BaseModel] | None, use_schema: bool) -> str:
         sdk = self._sdk_client(endpoint, api_key)
         messages: list[Any] = list(request["messages"])
         params = dict(request["params"])
-        if schema is not None and endpoint.json_schema:
+        if schema is not None and use_schema:
             response_format = _response_format(schema)
             if response_format is None:
                 parsed = sdk.chat.completions.with_raw_response.parse(

@@ -192,3 +192,13 @@ def test_structured_output_is_requested_as_a_strict_json_schema(
     fmt = (server.chat_requests()[0].body or {})["response_format"]
     assert (fmt["type"], fmt["json_schema"]["strict"], fmt["json_schema"]["schema"]["required"]) == (
         "json_schema", True, ["verdict", "quote", "reason"])
+
+
+def test_an_endpoint_rejecting_response_format_is_asked_in_words_instead(
+        serve: Callable[..., TestServer], client: ModelClient, etalon: Etalon) -> None:
+    def reply(body: dict[str, Any]) -> str:
+        return "unused" if "response_format" in body else verdict("yes", QUOTE)
+
+    server = serve([Rule(fault="400", times=2, contains="DATA"), Rule(reply=reply)])
+    out = judge(etalon, make_answer(etalon, GOOD_ANSWER), [ISSUE], {}, judge_for(server), client)
+    assert [(j.verdict, j.quote_found) for j in out] == [("yes", True), ("yes", True)]
