@@ -146,9 +146,7 @@ class Extractor:
                     else self._refer_back(acts, chain.start, chain.ref or "any")
                 )
                 continue
-            u.act = self._refer_back(acts, u.start, "any") or next(
-                (a for a in acts if a.start > u.start), None
-            )
+            u.act = self._refer_back(acts, u.start, "any") or _next_in_sentence(acts, folded, u.items_end)
 
     def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
         for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
@@ -222,6 +220,9 @@ class Extractor:
                 after = ru.POINT_AFTER.match(folded, m.end())
                 if point is None and after is not None:
                     point, end = after.group("point"), after.end()
+                else:
+                    title = ru.TITLE_AFTER.match(folded, m.end())  # the resolution's title names acts too
+                    end = title.end() if title is not None else end
                 found.append(
                     Citation(
                         m.start(),
@@ -425,6 +426,17 @@ def _lower_court_name(text: str, start: int, end: int) -> str:
     if len(words) > 2:  # judecătoria sectorului N
         return "Judecătoria " + " ".join(words[1:])
     return f"Judecătoria {name}"
+
+
+def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
+    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"."""
+    nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
+    if nxt is None or _SENTENCE_END.search(folded, pos, nxt.start):
+        return None
+    return nxt
+
+
+_SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 
 
 def _named_enough(folded: str, act: ActMatch) -> bool:

@@ -15,8 +15,9 @@ NUM = r"(?:\d{1,3}(?:\.\d{3})+|\d+)(?![\d])(?:\s*\^\s*\d+)?"
 ALIN = r"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(]))\s*(?:\(\d+\)|\d+)(?:\s*(?:,|si|-)\s*(?:\(\d+\)|\d+))*"
 LIT = r"(?:lit\.|litera|literele)\s*[a-z](?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]\))*"
 PCT = r"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?"
+PAR = r"(?:paragraful|par\.|§)\s*\d+"
 TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
-SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{TEZA}))*"
+SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
 _NOT_ARTICLE = r"(?!\s*(?:%|lei|euro|ron|ani|an\b|zile|luni|ore|de\s+zile|de\s+lei))"
 ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoarele))?"
 ITEMS = rf"{ITEM}(?:\s*(?:,|;|si|sau)\s*(?:{ART_WORD}\s*)?{ITEM})*"
@@ -26,7 +27,7 @@ UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 PARTS_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<parts>{PRE})\Z")
 DOC_TRIGGER = re.compile(r"decizi|hotarar|sentint|incheier")
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
-SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})")
+SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 REFERENCE = re.compile(
     r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata))"
@@ -84,8 +85,10 @@ def sub_parts(sub: str) -> str | None:
         elif m.group("lit"):
             letter = re.sub(r"^(?:lit\.|litera|literele)\s*", "", text)[0]
             out.append(f"lit. {letter})")
-        else:
+        elif m.group("pct"):
             out.append("pct. " + re.findall(r"\d+(?:\.\d+)?", text)[0])
+        else:
+            out.append("par. " + re.findall(r"\d+", text)[0])
     return " ".join(out) or None
 
 

@@ -91,3 +91,4 @@ def part_value(value: str) -> str:
 POINT_AFTER = re.compile(
     r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
 )
+TITLE_AFTER = re.compile(r'\s*"[^"\n]{3,300}"')
