@@ -176,12 +176,14 @@ def cluster_bootstrap_means(sums: FloatArray, sizes: FloatArray, resamples: int,
     rng = np.random.default_rng(seed)
     if cells > _GATHER_CELLS:
         weights = bootstrap_weights(clusters, resamples, rng)
-        # Where every cluster of a cell has the same size (every etalon answered the same number of times), the
-        # resampled size is that size times the number of clusters: no product needed.
-        uniform = (sizes == sizes[0]).all(axis=0)
-        denominators = np.broadcast_to(sizes[0] * clusters, (resamples, cells)).copy()
-        if not uniform.all():
-            denominators[:, ~uniform] = weights @ sizes[:, ~uniform]
+        # Cluster sizes are counts, mostly equal (every etalon answered the same number of times): the resampled
+        # size is the full size times the number of clusters, minus the few clusters short of it. Exact in floats.
+        full = sizes.max(axis=0)
+        shortfall = full - sizes
+        short = shortfall.any(axis=1)
+        denominators = np.broadcast_to(full * clusters, (resamples, cells)).copy()
+        if short.any():
+            denominators -= weights[:, short] @ shortfall[short]
         result: FloatArray = (weights @ sums) / denominators
         return result
     # Few cells: summing the drawn clusters directly is cheaper than building the weights, and draws the very

@@ -255,3 +255,15 @@ def test_cohen_kappa_agrees_with_the_confusion_matrix_formula(seed: int) -> None
 
 def test_cohen_kappa_is_undefined_when_both_raters_use_one_label() -> None:
     assert stats.cohen_kappa(["yes"] * 5, ["yes"] * 5) is None
+
+
+def test_batched_bootstrap_of_many_cells_equals_each_cell_computed_alone() -> None:
+    rng = np.random.default_rng(21)
+    sums = rng.normal(0, 1, (60, 12))
+    sizes = rng.choice([3.0, 3.0, 3.0, 2.0, 1.0], size=(60, 12))
+    sizes[:, 0] = 3.0  # one cell where every cluster is full
+    batched = stats.cluster_bootstrap_means(sums, sizes, resamples=500, seed=4)
+    alone = np.column_stack(
+        [stats.cluster_bootstrap_means(sums[:, [c]], sizes[:, [c]], resamples=500, seed=4)[:, 0] for c in range(12)]
+    )
+    assert np.allclose(batched, alone, rtol=0, atol=1e-12)
