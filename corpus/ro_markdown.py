@@ -20,6 +20,9 @@ ARTICLE = re.compile(
 )
 UNIC = re.compile(r"^Articol(?:ul)?\s+unic\b", re.I)
 NOTE = re.compile(r"^\(la data \d")
+_PARA_START = re.compile(
+    r"\(\d+(?:\^\d+)?\)\s*|[a-zăâîșț](?:\^\d+)?\)\s*|\d+(?:\^\d+)?\.\s+|\(la data \d"
+)  # ALINEAT | LITERA | PUNCT | NOTE in one pass
 SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată")
 PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
 _TERMINAL = (".", ";", ":", "!", "?", ")", "”", '"', "»")
@@ -36,9 +39,9 @@ def _paragraphs(lines: list[str]) -> list[str]:
                 paras.append(current)
                 current = ""
             continue
-        if SIGNATURE.match(line):
+        if line[0] in "PA" and SIGNATURE.match(line):
             break
-        if ALINEAT.match(line) or LITERA.match(line) or PUNCT.match(line) or NOTE.match(line) or not current:
+        if not current or _PARA_START.match(line):
             if current:
                 paras.append(current)
             current = line
@@ -105,7 +108,7 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
         return margin
 
     for raw in text.splitlines():
-        m = HEADING.match(raw)
+        m = HEADING.match(raw) if raw.startswith("#") else None
         if m:
             level, content = len(m.group(1)), m.group(2)
             a = ARTICLE.match(content)

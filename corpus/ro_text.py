@@ -13,7 +13,6 @@ from corpus.model import IN_FORCE, REPEALED
 from corpus.numbering import normalise_ro
 from corpus.ru_structure import RawUnit
 
-_CEDILLA = str.maketrans({"ş": "ș", "Ş": "Ș", "ţ": "ț", "Ţ": "Ț"})
 _DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
 _QWORD = re.compile(r"[\wăâîșțĂÂÎȘȚ]*\?[\w?ăâîșțĂÂÎȘȚ]*")
 ALINEAT = re.compile(r"^\((\d+(?:\^\d+)?)\)\s*")
@@ -23,7 +22,8 @@ REPEAL_RO = re.compile(r"^\s*(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa
 
 
 def unify(text: str) -> str:
-    return text.translate(_CEDILLA)
+    # chained str.replace runs in C over the whole text; str.translate with a dict is ~10x slower
+    return text.replace("ş", "ș").replace("Ş", "Ș").replace("ţ", "ț").replace("Ţ", "Ț")
 
 
 def repair_question_marks(value: str, reference: str) -> str:

@@ -26,11 +26,11 @@ PART = re.compile(r"^(\d+(?:\.\d+)*)\.(?:\s+|(?=[^\d\s]))")
 POINT = re.compile(r"^(\d+(?:\.\d+)*)\)\s*")
 LETTER = re.compile(r"^([а-яё])\)\s*")
 REPEAL = re.compile(r"утратил[аио]?\s+силу|не\s+подлежащ\w*\s+применени|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
+_CONTEXT_FIRST = frozenset("ГРПЧ§")
 SIGNATURE = re.compile(
     r"^(?:Президент|Председатель)(?:\s+Российской\s+Федерации|\s+Верховного\s+Совета(?:\s+[А-ЯЁ]+)*)?"
     r"\s*(?:[А-ЯЁ]\.\s?[А-ЯЁ]|$)|^Москва,\s+(?:Кремль|Дом\s+Советов)"
 )
-_WS = re.compile(r"[ \t\u00a0\u2002\u2003\u2009\u200b]+")
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,9 @@ class RawUnit:
 
 
 def clean(text: str) -> str:
-    return _WS.sub(" ", text).strip()
+    if "\u200b" in text:
+        text = text.replace("\u200b", "")
+    return " ".join(text.split())
 
 
 _REPEALED_BODY = re.compile(
@@ -62,8 +64,13 @@ _REPEALED_BODY = re.compile(
 )
 
 
+_REPEAL_HINT = re.compile("сил|ключ|примен", re.I)
+
+
 def _only_repeal(text: str) -> bool:
     """True when a unit's whole text is an editorial repeal note ("3) (Утратил силу - ...)")."""
+    if len(text) > 320 or not _REPEAL_HINT.search(text):
+        return False
     m = PART.match(text) or POINT.match(text) or LETTER.match(text)
     rest = text[m.end() :] if m else text
     rest = rest.strip().lstrip("(").strip()
@@ -176,21 +183,22 @@ def parse_articles(lines: Iterable[Line]) -> list[RawUnit]:
         t = ln.text
         if not t:
             continue
-        if SIGNATURE.match(t):
+        first = t[0]
+        if first in "ПМ" and SIGNATURE.match(t):
             if art is not None:
                 _emit_article(art, out, seen)
             art = None
             continue
-        m = ARTICLE.match(t)
+        m = ARTICLE.match(t) if first == "С" else None
         if m and (ln.role == "heading" or ln.role is None):
             if art is not None:
                 _emit_article(art, out, seen)
             heading = clean(m.group(2)) or None
             art = _Article(normalise_ru(m.group(1)), m.group(1), heading, " / ".join(contexts) or None)
             continue
-        if ln.role == "heading" or (ln.role is None and CONTEXT_NUMBERED.match(t)) or (
-            ln.role is None and CONTEXT.match(t) and len(t) < 200
-        ):
+        if ln.role == "heading" or (ln.role is None and first in _CONTEXT_FIRST and (
+            CONTEXT_NUMBERED.match(t) or (CONTEXT.match(t) and len(t) < 200)
+        )):
             if ln.role == "heading" and not CONTEXT.match(t) and art is not None and not t[:1].isdigit() and t.startswith("("):
                 art.lines.append(Line(t, "note"))
                 continue

@@ -87,3 +87,10 @@ def sources_for(sources_file: Path, inbox: Path) -> list[SourceConfig]:
     if inbox.is_dir() and all(s.name != "inbox" for s in found):
         found.append(SourceConfig(name="inbox", kind="folder", path=str(inbox)))
     return found
+
+
+def save_source_list(path: Path, existing: Sequence[SourceConfig], wanted: Sequence[SourceConfig]) -> None:
+    """Add `wanted` sources to the file, keeping what it had (and the sample, when it was implicit)."""
+    names = {s.name for s in existing}
+    merged = [s for s in existing if s.name != "inbox"] + [s for s in wanted if s.name not in names]
+    save_sources(path, merged)

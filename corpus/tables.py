@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from corpus.ingest import _gc_paused
 from corpus.model import Document, IngestError
 
 DOCUMENT_SCHEMA = pa.schema([
@@ -43,13 +44,21 @@ def documents_table(docs: Sequence[Document]) -> pa.Table:
 
 
 def units_table(docs: Sequence[Document]) -> pa.Table:
+    with _gc_paused():
+        return _units_table(docs)
+
+
+def _units_table(docs: Sequence[Document]) -> pa.Table:
     cols: dict[str, list[object]] = {f.name: [] for f in UNIT_SCHEMA}
+    names = ("act", "article", "path", "kind", "number", "heading", "text", "ord", "status", "context")
     for d in docs:
         n = len(d.units)
         cols["doc_id"].extend([d.doc_id] * n)
         cols["version"].extend([d.version] * n)
-        for name in ("act", "article", "path", "kind", "number", "heading", "text", "ord", "status", "context"):
-            cols[name].extend(getattr(u, name) for u in d.units)
+        if n:
+            for name, values in zip(names, zip(*[(u.act, u.article, u.path, u.kind, u.number, u.heading, u.text,
+                                                  u.ord, u.status, u.context) for u in d.units]), strict=True):
+                cols[name].extend(values)
     return pa.table(cols, schema=UNIT_SCHEMA)
 
 

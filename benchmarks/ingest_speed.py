@@ -1,0 +1,102 @@
+"""Full corpus ingest throughput against a bare lxml parse of the same files, measured in one run.
+
+Usage: .venv/bin/python benchmarks/ingest_speed.py [CORPUS_DIR] [--repeat N]
+Prints MB/s and units/s of the full ingest (decode, parse, structure, act lookup, Arrow tables) and the
+ratio to the bare parse (HTML via lxml.html, XML and DOCX XML via lxml.etree, text by reading and
+decoding). The goal is ingest >= 1/3 of the bare-parse speed, i.e. a ratio of at least 0.33.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import lxml.html
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from corpus.ingest import SKIP_NAMES, SUFFIXES, parse_path  # noqa: E402
+from corpus.model import Document  # noqa: E402
+from corpus.tables import documents_table, units_table  # noqa: E402
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
+                  and not SKIP_NAMES.match(p.name) and not p.name.startswith("."))
+
+
+def bare_parse(files: list[Path]) -> None:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    for f in files:
+        suffix = f.suffix.lower()
+        data = f.read_bytes()
+        if suffix in (".html", ".htm"):
+            lxml.html.document_fromstring(data)
+        elif suffix == ".xml":
+            etree.fromstring(data, parser)
+        elif suffix == ".docx":
+            with zipfile.ZipFile(f) as zf:
+                etree.fromstring(zf.read("word/document.xml"), parser)
+        elif suffix in (".json", ".jsonl"):
+            for line in data.decode("utf-8").splitlines() if suffix == ".jsonl" else [data.decode("utf-8")]:
+                if line.strip():
+                    json.loads(line)
+        else:
+            data.decode("utf-8", errors="replace")
+
+
+def full_ingest(root: Path) -> tuple[int, int, int]:
+    docs: list[Document] = []
+    errors = 0
+    for r in parse_path(root, "bench"):
+        if isinstance(r, Document):
+            docs.append(r)
+        else:
+            errors += 1
+    units = units_table(docs)
+    documents_table(docs)
+    return len(docs), units.num_rows, errors
+
+
+def _best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("corpus", nargs="?", default=str(ROOT.parent / "shared" / "corpus"))
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    root = Path(args.corpus)
+    files = _files(root)
+    size_mb = sum(f.stat().st_size for f in files) / 1e6
+    result: dict[str, tuple[int, int, int]] = {}
+
+    def ingest() -> None:
+        result["r"] = full_ingest(root)
+
+    t_bare = _best(lambda: bare_parse(files), args.repeat)
+    t_full = _best(ingest, args.repeat)
+    docs, units, errors = result["r"]
+    print(f"corpus: {root} ({len(files)} files, {size_mb:.1f} MB)")
+    print(f"bare lxml parse : {t_bare:.3f} s  {size_mb / t_bare:7.1f} MB/s")
+    print(f"full ingest     : {t_full:.3f} s  {size_mb / t_full:7.1f} MB/s  {units / t_full:9.0f} units/s "
+          f"({docs} documents, {units} units, {errors} errors)")
+    ratio = t_bare / t_full
+    print(f"ratio (ingest speed / bare-parse speed): {ratio:.2f}  goal >= 0.33  {'OK' if ratio >= 1 / 3 else 'BELOW GOAL'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
