@@ -64,19 +64,22 @@ def _benchmark_pairs(benchmark: str, rows: pl.DataFrame) -> tuple[dict[str, list
     only_b = present.T @ positive - both
     sum_a = score.T @ present  # [a, b]: A's scores on the rows both answered
     sum_b = present.T @ score
+    # Rows are laid out etalon by etalon (attempts consecutive), so per-etalon sums over the rows two systems
+    # share are one batched product: [etalon, a, b] = sum over attempts.
     codes = height // attempts
+    by_etalon_present = present.reshape(codes, attempts, k)
+    score_shared = by_etalon_present.transpose(0, 2, 1) @ score.reshape(codes, attempts, k)  # [g, i, j]: j on rows i, j share
+    shared = by_etalon_present.transpose(0, 2, 1) @ by_etalon_present
+    diff = score_shared.transpose(0, 2, 1) - score_shared  # [g, a, b]: A's minus B's on the shared rows
     table: dict[str, list[object]] = {c: [] for c in PAIRED_SCHEMA}
     cells: Cells = []
     for a in range(k):
-        # Rows are laid out etalon by etalon (attempts consecutive), so per-etalon sums are a reshape away.
-        diff = (score[:, a : a + 1] * present - present[:, a : a + 1] * score).reshape(codes, attempts, k).sum(1)
-        shared = (present[:, a : a + 1] * present).reshape(codes, attempts, k).sum(1)
         for b in range(a + 1, k):
             pairs = int(n[a, b])
             if pairs == 0:
                 continue
-            used = shared[:, b] > 0
-            cells.append((diff[used, b], shared[used, b]))
+            used = shared[:, a, b] > 0
+            cells.append((diff[used, a, b], shared[used, a, b]))
             counts = [int(both[a, b]), int(only_a[a, b]), int(only_b[a, b])]
             values: list[object] = [
                 benchmark, systems[a], systems[b], pairs, *counts, pairs - sum(counts),
