@@ -68,7 +68,8 @@ class Extractor:
         decisions = self._decisions_ru(text, folded) if j == "ru" else self._decisions_ro(text, folded)
         taken = [(d.start, d.end) for d in decisions]
         acts = list(self.reg.find_all(folded, j))
-        units = [u for u in self._units(folded, j) if not _overlaps(u.start, u.items_end, taken)]
+        acts_at = {a.start: a for a in acts}
+        units = [u for u in self._units(folded, j, acts_at) if not _overlaps(u.start, u.items_end, taken)]
         self._fill_acts(units, acts, folded, j)
         out = list(decisions)
         for u in units:
@@ -86,13 +87,17 @@ class Extractor:
         return out
 
     # ------------------------------------------------------------------ articles
-    def _units(self, folded: str, j: Jurisdiction) -> list[_Unit]:
+    def _units(self, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
         for m in g.UNIT.finditer(folded):
             if m.start() and (folded[m.start() - 1].isalnum()):
                 continue  # "ст." inside a word ("пост.") or "art." inside "part."
-            before = g.PARTS_BEFORE.search(folded, max(0, m.start() - 120), m.start())
+            before = (
+                g.PARTS_BEFORE.search(folded, max(0, m.start() - 100), m.start())
+                if _may_follow_parts(folded, m.start(), j)
+                else None
+            )
             pstart = before.start("parts") if before else m.start()
             items: list[tuple[str, str | None, int, int, str | None]] = []
             base = m.start("items")
@@ -111,7 +116,7 @@ class Extractor:
             unit = _Unit(pstart, m.end("items"), items, parts)
             pos = g.ACT_GAP.match(folded, unit.items_end)
             after = pos.end() if pos else unit.items_end
-            act = self.reg.match_at(folded, after, j)
+            act = acts_at.get(after)  # every act was found once, up front
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
@@ -204,84 +209,80 @@ class Extractor:
         found: list[Citation] = []
         if "суд" not in folded and " рф" not in folded and "еспч" not in folded:
             return found  # no court named at all: skip the decision scans (most answers)
-        windows = _windows(folded, ru.DOC_TRIGGER, 200, 300)
-        for pattern in self._ru_decisions:
-            for m in _scan(pattern, folded, windows):
-                num, d = m.group("num"), m.group("d1") or m.group("d2")
-                if num is None and d is None:
+        after_word, court_before, rest = self._ru_decisions
+        for t in ru.DOC_TRIGGER.finditer(folded):
+            p = t.start()
+            if p and folded[p - 1].isalpha():
+                continue
+            start, point = p, None
+            m = after_word.match(folded, p)
+            if m is not None:
+                pb = ru.POINT_BEFORE.search(folded, max(0, p - 40), p)
+                if pb is not None:
+                    start, point = pb.start(), pb.group("point")
+                court_m: re.Match[str] = m
+            else:
+                cb = court_before.search(folded, max(0, p - 160), p)
+                m = rest.match(folded, p) if cb is not None else None
+                if cb is None or m is None:
+                    low = ru.LOWER_COURT.match(folded, p)
+                    if low is not None:
+                        prefix = ru.LOWER_PREFIX.search(folded, max(0, p - 30), p)
+                        found.append(self._ru_lower(text, low, prefix.start() if prefix else p))
                     continue
-                court = self._canonical_court(m.group("court"), "ru")
-                if m.group("court2"):
-                    other = self._canonical_court(m.group("court2"), "ru")
-                    court = f"{court} / {other}"
-                date = iso_date(d) if d else None
-                end = _rstrip(text, m.start(), m.end())
-                point = m.groupdict().get("point")
-                after = ru.POINT_AFTER.match(folded, m.end())
-                if point is None and after is not None:
-                    point, end = after.group("point"), after.end()
-                else:
-                    title = ru.TITLE_AFTER.match(folded, m.end())  # the resolution's title names acts too
-                    end = title.end() if title is not None else end
-                found.append(
-                    Citation(
-                        m.start(),
-                        end,
-                        text[m.start() : end],
-                        "decision",
-                        "ru",
-                        court=court,
-                        number=text[m.start("num") : m.end("num")] if num else None,
-                        date=date,
-                        year=date[:4] if date else None,
-                        point=point,
-                    )
-                )
-        for m in _scan(ru.LOWER_COURT, folded, windows):
-            end = _rstrip(text, m.start(), m.end())
-            court = " ".join(text[m.start("court") : m.end("court")].split())
-            found.append(
-                Citation(
-                    m.start(),
-                    end,
-                    text[m.start() : end],
-                    "decision",
-                    "ru",
-                    court=court,
-                    number=text[m.start("num") : m.end("num")],
-                )
-            )
-        for m in ru.ECHR.finditer(folded):
-            found.append(
-                Citation(
-                    m.start(),
-                    m.end(),
-                    text[m.start() : m.end()],
-                    "decision",
-                    "ru",
-                    court="ЕСПЧ",
-                    number=m.group("num"),
-                )
-            )
+                start, court_m = cb.start(), cb
+            num, d = m.group("num"), m.group("d1") or m.group("d2")
+            if num is None and d is None:
+                continue
+            court = self._canonical_court(court_m.group("court"), "ru")
+            if court_m.group("court2"):
+                court = f"{court} / {self._canonical_court(court_m.group('court2'), 'ru')}"
+            date = iso_date(d) if d else None
+            end = m.end()
+            after = ru.POINT_AFTER.match(folded, end)
+            if point is None and after is not None:
+                point, end = after.group("point"), after.end()
+            else:
+                title = ru.TITLE_AFTER.match(folded, end)  # the resolution's title names acts too
+                end = title.end() if title is not None else end
+            end = _rstrip(text, start, end)
+            number = text[m.start("num") : m.end("num")] if num else None
+            found.append(Citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
+                                  date=date, year=date[:4] if date else None, point=point))  # fmt: skip
+        for e in ru.ECHR.finditer(folded):
+            found.append(Citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
+                                  number=e.group("num")))  # fmt: skip
         return _no_overlaps(found)
+
+    def _ru_lower(self, text: str, m: re.Match[str], start: int) -> Citation:
+        end = _rstrip(text, start, m.end())
+        court = " ".join(text[m.start("court") : m.end("court")].split())
+        number = text[m.start("num") : m.end("num")]
+        return Citation(start, end, text[start:end], "decision", "ru", court=court, number=number)
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
         if not _RO_DECISION_HINT.search(folded):
             return found  # no decision word, no case number: skip the decision scans (most answers)
-        for m in _scan(self._ro_decision, folded, _windows(folded, ro.DOC_TRIGGER, 120, 300)):
+        for t in ro.DOC_TRIGGER.finditer(folded):
+            if t.start() and folded[t.start() - 1].isalpha():
+                continue
+            m = self._ro_decision.match(folded, t.start())
+            if m is None:
+                continue
+            start = m.start()
             court: str | None = None
             written = m.group("pre") or m.group("post")
+            lower = ro.LOWER_BEFORE.search(folded, max(0, start - 90), start)
             if written:
                 court = self._canonical_court(written, "ro")
-            elif m.group("lower") or m.group("lowgen"):
-                court = _lower_court_name(
-                    text,
-                    m.start("lower") if m.group("lower") else m.start("lowgen"),
-                    m.end("lower") if m.group("lower") else m.end("lowgen"),
-                )
-            window = folded[max(0, m.start() - 200) : m.start()] + " " + folded[m.end() : m.end() + 150]
-            mechanism = _mechanism(folded, m.start(), m.end())
+            elif lower is not None:
+                start = lower.start()
+                court = _lower_court_name(text, lower.start("lower"), lower.end("lower"))
+            elif m.group("lowgen"):
+                court = _lower_court_name(text, m.start("lowgen"), m.end("lowgen"))
+            window = folded[max(0, start - 200) : start] + " " + folded[m.end() : m.end() + 150]
+            mechanism = _mechanism(folded, start, m.end()) if court in (None, "ÎCCJ") else None
             num = m.group("num")
             if court is None:
                 if mechanism is not None or re.fullmatch(r"[ivxlc]+", num):
@@ -295,12 +296,12 @@ class Extractor:
             if court != "ÎCCJ":
                 mechanism = None
             number = num.upper() if re.fullmatch(r"[ivxlc]+", num) else num.replace(".", "")
-            end = _rstrip(text, m.start(), m.end())
+            end = _rstrip(text, start, m.end())
             found.append(
                 Citation(
-                    m.start(),
+                    start,
                     end,
-                    text[m.start() : end],
+                    text[start:end],
                     "decision",
                     "ro",
                     court=court,
@@ -428,6 +429,19 @@ def _lower_court_name(text: str, start: int, end: int) -> str:
     return f"Judecătoria {name}"
 
 
+def _may_follow_parts(folded: str, pos: int, j: str) -> bool:
+    """Cheap test before reading subdivisions backwards: they end in a number, a letter in quotes or a
+    bracket (ru), or in "al" / "a" / "din" (ro, "alin. (2) al art. 5")."""
+    k = pos - 1
+    while k >= 0 and folded[k] == " ":
+        k -= 1
+    if k < 0 or k == pos - 1:
+        return False
+    if j == "ru":
+        return folded[k].isdigit() or folded[k] in '")'
+    return folded.endswith((" al", " a", "din", " la"), 0, k + 1)
+
+
 def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
     """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"."""
     nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
@@ -442,28 +456,8 @@ _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 def _named_enough(folded: str, act: ActMatch) -> bool:
     """A bare two- or three-letter abbreviation is an act only beside an article: alone, "СК" is more often an
     insurance company than the Family Code."""
-    return sum(ch.isalnum() for ch in folded[act.start : act.end]) >= 4
-
-
-def _windows(folded: str, trigger: re.Pattern[str], before: int, after: int) -> list[tuple[int, int]]:
-    """Merged stretches around every trigger word: the slow decision patterns run only there."""
-    spans: list[tuple[int, int]] = []
-    for m in trigger.finditer(folded):
-        lo, hi = max(0, m.start() - before), min(len(folded), m.end() + after)
-        if spans and lo <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], hi)
-        else:
-            spans.append((lo, hi))
-    return spans
-
-
-def _scan(pattern: re.Pattern[str], folded: str, windows: list[tuple[int, int]]) -> list[re.Match[str]]:
-    out: list[re.Match[str]] = []
-    for lo, hi in windows:
-        for m in pattern.finditer(folded, lo, hi):
-            if not out or m.start() >= out[-1].end():
-                out.append(m)
-    return out
+    written = folded[act.start : act.end]
+    return len(written) - written.count(" ") - written.count(".") >= 4
 
 
 def _rstrip(text: str, start: int, end: int) -> int:

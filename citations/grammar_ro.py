@@ -53,7 +53,7 @@ LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s
 
 def decision_pattern(courts: str) -> re.Pattern[str]:
     return re.compile(
-        rf"(?<![a-z])(?:(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?)?{DEC_WORD}"
+        rf"{DEC_WORD}"
         rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?\s+{DEC_NUM}"
         rf"(?:\s*,?\s*(?:a|al|pronuntata\s+de|data\s+de|emisa\s+de|din)\s+(?:(?P<post>{courts})|(?P<lowgen>{LOWER_GEN})))?"
         r"(?P<tail>(?:\s*(?:,|-)\s*(?:completul\s+pentru\s+dezlegarea\s+unor\s+chestiuni\s+de\s+drept|"
@@ -61,6 +61,10 @@ def decision_pattern(courts: str) -> re.Pattern[str]:
     )
 
 
+# "Curtea de Apel Cluj, Decizia nr. ...": the court written before the decision word, read backwards.
+LOWER_BEFORE = re.compile(
+    rf"(?<![a-z])(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?\Z"
+)
 CASE_NUMBER = re.compile(r"(?P<num>[ct]-\d{1,4}/\d{2})(?!\d)")
 CJUE_HEAD = re.compile(
     r"(?:(?:hotarar[a-z]*|decizi[a-z]*|cauz[a-z]*)\s+(?:pronuntata\s+de\s+)?)?(?:cjue|curt(?:ea|ii)\s+de\s+justitie\s+a\s+uniunii\s+europene)"

@@ -55,17 +55,24 @@ _TAIL = (
 POINT = r"(?:(?:п\.|пп\.|пункт[а-я]*|абз\.\s*\d+\s+п\.)\s*(?P<point>\d+(?:\.\d+)?)(?:\s*(?:,|и|-)\s*\d+(?:\.\d+)?)*\s+)?"
 
 
-def decision_patterns(courts: str) -> list[re.Pattern[str]]:
-    """Two word orders: "п. 5 постановления Пленума ВС РФ от ... № ..." and "КС РФ в постановлении от ... № ..."."""
+def decision_patterns(courts: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Decisions are read from their document word ("постановления", "определении") onwards; what may stand
+    before it (a point, or the court in "КС РФ в постановлении ...") is read backwards from there.
+
+    Returns (court after the word, court before the word [search backwards], the rest after the word).
+    """
     body = _COURT_BODY.format(courts=courts)
-    return [
-        re.compile(rf"(?<![а-яa-z]){POINT}{_DOC}\s+(?:[а-я]+\s+){{0,3}}?{body}{_TAIL}"),
-        re.compile(rf"(?<![а-яa-z]){body}\s+(?:в\s+(?:сво[её]м\s+)?)?{_DOC}{_TAIL}"),
-    ]
+    return (
+        re.compile(rf"{_DOC}\s+(?:[а-я]+\s+){{0,3}}?{body}{_TAIL}"),
+        re.compile(rf"(?<![а-яa-z]){body}\s+(?:в\s+(?:сво[её]м\s+)?)?\Z"),
+        re.compile(rf"{_DOC}{_TAIL}"),
+    )
 
 
+POINT_BEFORE = re.compile(rf"(?<![а-яa-z]){POINT[:-1]}\Z")
+LOWER_PREFIX = re.compile(r"(?<![а-яa-z])(?:апелляционн[а-я]*|кассационн[а-я]*)\s+\Z")
 LOWER_COURT = re.compile(
-    rf"(?<![а-яa-z])(?:апелляционн[а-я]*\s+|кассационн[а-я]*\s+)?{_DOC}\s+"
+    rf"{_DOC}\s+"
     r"(?P<court>(?:[а-я-]+\s+){0,4}?(?:районн|городск|областн|краев|арбитражн|апелляционн|кассационн|мирово|окружн)"
     r"[а-я]*\s+(?:[а-я-]+\s+){0,3}?суд[а-я]*(?:\s+(?!от\b|по\b)[а-я.-]+){0,3}?)"
     rf"\s+(?:по\s+делу\s+)?(?:от\s+{DATE}\s*)?(?:по\s+делу\s+)?(?:№|n)\s*(?P<num>[0-9а-яa-z]+(?:[/-][0-9а-яa-z]+)*)"

@@ -153,6 +153,7 @@ class ActRegistry:
         self._alias_keys: dict[str, dict[str, str]] = {}
         self._alias_re: dict[str, re.Pattern[str]] = {}
         self._alias_scan: dict[str, re.Pattern[str]] = {}
+        self._alias_by_char: dict[str, dict[str, re.Pattern[str]]] = {}
         for j, pairs in alias.items():
             pairs.sort(key=lambda p: -len(p[0]))
             groups = {f"a{i}": key for i, (_, key) in enumerate(pairs)}
@@ -161,6 +162,13 @@ class ActRegistry:
             body = "|".join(f"(?P<a{i}>{pat})" for i, (pat, _) in enumerate(pairs))
             self._alias_re[j] = re.compile(rf"(?<![а-яa-z])(?:{body}){suffix}")
             self._alias_scan[j] = re.compile(_first_char_alternation([pat for pat, _ in pairs]))
+            by_char: dict[str, list[int]] = {}
+            for i, (pat, _) in enumerate(pairs):
+                by_char.setdefault(pat[0], []).append(i)
+            self._alias_by_char[j] = {
+                c: re.compile("(?:" + "|".join(f"(?P<a{i}>{pairs[i][0]})" for i in idx) + f"){suffix}")
+                for c, idx in by_char.items()
+            }
         self._by_title.sort(key=lambda p: -len(p[0]))
         self._title_keys = {f"t{i}": key for i, (_, key) in enumerate(self._by_title)}
         titles = "|".join(f"(?P<t{i}>{pat})" for i, (pat, _) in enumerate(self._by_title))
@@ -247,9 +255,13 @@ class ActRegistry:
             found.extend(
                 self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
             )
-        alias = self._alias_re[jurisdiction]
+        by_char = self._alias_by_char[jurisdiction]
         for hit in self._alias_scan[jurisdiction].finditer(folded):
-            named = alias.match(folded, hit.start())  # the scan finds where; the named groups say which act
+            start = hit.start()
+            if start and folded[start - 1].isalpha():
+                continue
+            # the scan finds where; the few names sharing the first letter say which act
+            named = by_char[folded[start]].match(folded, start)
             if named is not None and named.lastgroup is not None:
                 key = self._alias_keys[jurisdiction][named.lastgroup]
                 found.append(ActMatch(named.start(), named.end(), key, self.kind_of(key)))
