@@ -285,7 +285,7 @@ class Extractor:
             mechanism = _mechanism(folded, start, m.end()) if court in (None, "ÎCCJ") else None
             num = m.group("num")
             if court is None:
-                if mechanism is not None or re.fullmatch(r"[ivxlc]+", num):
+                if mechanism is not None or ro.ROMAN.fullmatch(num):
                     court = "ÎCCJ"
                 elif ro.CCR_HINT.search(window):
                     court = "CCR"
@@ -295,7 +295,7 @@ class Extractor:
                 continue  # "decizia nr. 15/2023" of an employer or a company body is not court practice
             if court != "ÎCCJ":
                 mechanism = None
-            number = num.upper() if re.fullmatch(r"[ivxlc]+", num) else num.replace(".", "")
+            number = num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
             end = _rstrip(text, start, m.end())
             found.append(
                 Citation(

@@ -78,24 +78,30 @@ MECHANISM_HP = re.compile(r"dezlegarea\s+unor\s+chestiuni\s+de\s+drept|hotarar[a
 CCR_HINT = re.compile(r"neconstitutional|curt(?:ea|ii)\s+constitutional[ae]|\bccr\b")
 
 
+_DIGITS = re.compile(r"\d+")
+_DOTTED = re.compile(r"\d+(?:\.\d+)?")
+_LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
+ROMAN = re.compile(r"[ivxlc]+")
+
+
 def sub_parts(sub: str) -> str | None:
     """'alin.1 lit. a' -> 'alin. (1) lit. a)'."""
     out: list[str] = []
     for m in SUB_RE.finditer(sub):
         text = m.group()
         if m.group("alin"):
-            nums = re.findall(r"\d+", text)
+            nums = _DIGITS.findall(text)
             out.append(f"alin. ({nums[0]})")
         elif m.group("lit"):
-            letter = re.sub(r"^(?:lit\.|litera|literele)\s*", "", text)[0]
+            letter = _LIT_WORD.sub("", text)[0]
             out.append(f"lit. {letter})")
         elif m.group("pct"):
-            out.append("pct. " + re.findall(r"\d+(?:\.\d+)?", text)[0])
+            out.append("pct. " + _DOTTED.findall(text)[0])
         else:
-            out.append("par. " + re.findall(r"\d+", text)[0])
+            out.append("par. " + _DIGITS.findall(text)[0])
     return " ".join(out) or None
 
 
 def article_number(raw: str) -> str:
     """'1.272' -> '1272', '2 ^ 1' -> '2^1'."""
-    return re.sub(r"\s+", "", raw).replace(".", "")
+    return raw.replace(" ", "").replace(".", "")

@@ -106,6 +106,13 @@ _RO_LAW = (
 )
 
 
+# What may follow an act's name in a document title without changing which act it is:
+# "(часть первая)", "(ред. от 31.07.2025)", "часть вторая", "din 17 iulie 2009", "republicată", a quoted title.
+_TITLE_TRAILER = re.compile(
+    r"[\s.]*(?:(?:\(|,|-|часть\s|ред\.|в\s+ред|с\s+изм|от\s+\d|din\s+\d|republicat|actualizat|\").*)?", re.S
+)
+
+
 def _word_start(folded: str, pos: int) -> bool:
     return pos == 0 or not folded[pos - 1].isalpha()
 
@@ -194,7 +201,7 @@ class ActRegistry:
         """The act key a whole name stands for ("Гражданского кодекса" -> ru/gk), or None."""
         folded = fold(name).strip().rstrip(",;")
         m = self.match_at(folded, 0, jurisdiction)
-        if m is None or folded[m.end :].strip(" .") != "":
+        if m is None or not _TITLE_TRAILER.fullmatch(folded, m.end):
             return None
         return m.key
 

@@ -40,7 +40,26 @@ def test_acts_outside_the_registry_fall_back_to_their_number(name: str, jurisdic
 
 
 @pytest.mark.parametrize(
-    ("name", "jurisdiction"), [("договор купли-продажи", "ru"), ("закон", "ru"), ("contractul", "ro")]
+    ("title", "jurisdiction", "key"),
+    [
+        ("ГРАЖДАНСКИЙ КОДЕКС РОССИЙСКОЙ ФЕДЕРАЦИИ (часть третья)", "ru", "ru/gk"),
+        ("Трудовой кодекс Российской Федерации от 30.12.2001 N 197-ФЗ (ред. от 22.07.2024)", "ru", "ru/tk"),
+        (
+            'Федеральный закон от 26.10.2002 N 127-ФЗ (ред. от 31.07.2025) "О несостоятельности (банкротстве)"',
+            "ru",
+            "ru/fz-127",
+        ),
+        ("CODUL CIVIL din 17 iulie 2009 (Legea nr. 287/2009), republicat", "ro", "ro/cciv"),
+        ("LEGE nr. 134 din 1 iulie 2010 privind Codul de procedură civilă", "ro", "ro/cpc"),
+    ],
+)
+def test_corpus_document_titles_map_to_their_act(title: str, jurisdiction: str, key: str) -> None:
+    assert REGISTRY.key_for(title, jurisdiction) == key
+
+
+@pytest.mark.parametrize(
+    ("name", "jurisdiction"),
+    [("договор купли-продажи", "ru"), ("закон", "ru"), ("contractul", "ro"), ("ГК РФ ст. 5", "ru")],
 )
 def test_words_that_name_no_act_have_no_key(name: str, jurisdiction: str) -> None:
     assert REGISTRY.key_for(name, jurisdiction) is None
