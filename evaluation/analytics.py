@@ -1,7 +1,8 @@
 """The analytics tables behind the eval.* views, as pure functions over polars DataFrames.
 
-One import point for the Dagster assets: each function takes the warehouse tables (scores, judgments, decisions)
-and returns one table; the statistics live in evaluation.stats, the per-topic code in analytics_*.py.
+One import point for the Dagster assets: each function takes the warehouse tables (scores, judgments,
+decisions) and returns one table; the statistics live in evaluation.stats, the per-topic code in
+analytics_*.py.
 """
 
 from __future__ import annotations

@@ -19,12 +19,23 @@ DEFAULT_KS = (1, 2, 3, 5, 10)
 DEFAULT_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 PASS_SCHEMA: dict[str, pl.DataType] = {
-    "benchmark": pl.Utf8(), "system": pl.Utf8(), "k": pl.Int64(), "tasks": pl.Int64(),
-    "tasks_too_few": pl.Int64(), "pass_at_k": pl.Float64(), "pass_hat_k": pl.Float64(),
+    "benchmark": pl.Utf8(),
+    "system": pl.Utf8(),
+    "k": pl.Int64(),
+    "tasks": pl.Int64(),
+    "tasks_too_few": pl.Int64(),
+    "pass_at_k": pl.Float64(),
+    "pass_hat_k": pl.Float64(),
 }
 CALIBRATION_SCHEMA: dict[str, pl.DataType] = {
-    "benchmark": pl.Utf8(), "system": pl.Utf8(), "n": pl.Int64(), "brier": pl.Float64(),
-    "threshold": pl.Float64(), "accepted": pl.Int64(), "coverage": pl.Float64(), "risk": pl.Float64(),
+    "benchmark": pl.Utf8(),
+    "system": pl.Utf8(),
+    "n": pl.Int64(),
+    "brier": pl.Float64(),
+    "threshold": pl.Float64(),
+    "accepted": pl.Int64(),
+    "coverage": pl.Float64(),
+    "risk": pl.Float64(),
 }
 
 
@@ -44,7 +55,9 @@ def pass_at_k_table(
     tasks = rows.group_by("benchmark", "system", "code", "version").agg(
         pl.len().cast(pl.Int64).alias("n"), (pl.col("verdict") == "positive").sum().cast(pl.Int64).alias("c")
     )
-    multi = tasks.group_by("benchmark", "system").agg(pl.col("n").max().alias("_max")).filter(pl.col("_max") > 1)
+    multi = (
+        tasks.group_by("benchmark", "system").agg(pl.col("n").max().alias("_max")).filter(pl.col("_max") > 1)
+    )
     tasks = tasks.join(multi.select("benchmark", "system"), on=["benchmark", "system"])
     if tasks.height == 0:
         return pl.DataFrame(schema=PASS_SCHEMA)
@@ -58,8 +71,11 @@ def pass_at_k_table(
     means = (
         eligible.join(values, on=["n", "c", "k"])
         .group_by("benchmark", "system", "k")
-        .agg(pl.len().cast(pl.Int64).alias("tasks"), pl.col("_at").mean().alias("pass_at_k"),
-             pl.col("_hat").mean().alias("pass_hat_k"))
+        .agg(
+            pl.len().cast(pl.Int64).alias("tasks"),
+            pl.col("_at").mean().alias("pass_at_k"),
+            pl.col("_hat").mean().alias("pass_hat_k"),
+        )
     )
     skipped = per_k.group_by("benchmark", "system", "k").agg(
         (pl.col("n") < pl.col("k")).sum().cast(pl.Int64).alias("tasks_too_few")
@@ -72,8 +88,8 @@ def calibration(
     scores: pl.DataFrame, thresholds: Sequence[float] = DEFAULT_THRESHOLDS, include_indicative: bool = False
 ) -> pl.DataFrame:
     """Per (benchmark, system, threshold) for systems that reported a confidence: Brier score over the answers
-    (outcome = positive verdict), and the coverage and risk of accepting only answers at or above the threshold.
-    Risk is null on an empty selection: undefined, not zero."""
+    (outcome = positive verdict), and the coverage and risk of accepting only answers at or above the
+    threshold. Risk is null on an empty selection: undefined, not zero."""
     rows = prepare_scores(scores).filter(
         pl.col("confidence").is_not_null() & pl.col("verdict").is_not_null() & (pl.col("status") != "error")
     )

@@ -1,8 +1,9 @@
 """Shared machinery of the analytics tables: input checks and the batched clustered bootstrap.
 
 The warehouse tables hold up to millions of score rows; running one bootstrap per leaderboard cell in a Python
-loop would take minutes. Cells with the same number of clusters share one weight matrix, so all their replicates
-come out of a single matrix product, with the very numbers `stats.paired_bootstrap` gives for that cell alone.
+loop would take minutes. Cells with the same number of clusters share one weight matrix, so all their
+replicates come out of a single matrix product, with the very numbers `stats.paired_bootstrap` gives for that
+cell alone.
 """
 
 from __future__ import annotations
@@ -18,12 +19,26 @@ DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 0
 
 SCORE_COLUMNS = (
-    "system", "benchmark", "code", "version", "attempt", "methodology", "score", "verdict", "status",
+    "system",
+    "benchmark",
+    "code",
+    "version",
+    "attempt",
+    "methodology",
+    "score",
+    "verdict",
+    "status",
     "indicative",
 )
 OPTIONAL_SCORE_COLUMNS: dict[str, pl.DataType] = {
-    "jurisdiction": pl.Utf8(), "branch": pl.Utf8(), "difficulty": pl.Int64(), "type": pl.Utf8(),
-    "tokens_in": pl.Int64(), "tokens_out": pl.Int64(), "cost": pl.Float64(), "confidence": pl.Float64(),
+    "jurisdiction": pl.Utf8(),
+    "branch": pl.Utf8(),
+    "difficulty": pl.Int64(),
+    "type": pl.Utf8(),
+    "tokens_in": pl.Int64(),
+    "tokens_out": pl.Int64(),
+    "cost": pl.Float64(),
+    "confidence": pl.Float64(),
 }
 
 
@@ -60,8 +75,8 @@ def cluster_intervals(
     """95% percentile bootstrap interval of a row mean, per cell, resampling whole clusters.
 
     `clusters` has one row per (cell keys, cluster) with `_sum` (sum of the values of the cluster's rows) and
-    `_size` (their number). Clusters are ordered by their key as text within a cell, as `paired_bootstrap` orders
-    its groups, so both give the same interval for the same seed."""
+    `_size` (their number). Clusters are ordered by their key as text within a cell, as `paired_bootstrap`
+    orders its groups, so both give the same interval for the same seed."""
     out_schema: dict[str, pl.DataType] = {k: clusters.schema[k] for k in keys}
     out_schema.update({"ci_low": pl.Float64(), "ci_high": pl.Float64()})
     if clusters.height == 0:

@@ -1,7 +1,7 @@
 """eval.leaderboard and eval.slices: every mean with its interval, every rate with its Wilson interval.
 
-Signed etalons make the leaderboard; indicative (unsigned) ones are reported in a separate column set so that a
-number nobody vouched for never moves the ranking silently.
+Signed etalons make the leaderboard; indicative (unsigned) ones are reported in a separate column set so that
+a number nobody vouched for never moves the ranking silently.
 """
 
 from __future__ import annotations
@@ -17,8 +17,22 @@ from evaluation.stats import wilson_interval
 SLICE_DIMENSIONS = ("branch", "difficulty", "type", "jurisdiction")
 
 STAT_COLUMNS = (
-    "n", "mean_score", "ci_low", "ci_high", "positive", "partial", "negative", "needs_input", "errors", "etalons",
-    "positive_rate", "positive_low", "positive_high", "tokens_in", "tokens_out", "cost",
+    "n",
+    "mean_score",
+    "ci_low",
+    "ci_high",
+    "positive",
+    "partial",
+    "negative",
+    "needs_input",
+    "errors",
+    "etalons",
+    "positive_rate",
+    "positive_low",
+    "positive_high",
+    "tokens_in",
+    "tokens_out",
+    "cost",
 )
 
 
@@ -52,7 +66,10 @@ def per_etalon(rows: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
     return rows.group_by([*keys, "code"]).agg(
         scored.sum().cast(pl.Int64).alias("n"),
         pl.col("score").filter(scored).sum().alias("_sum"),
-        *[(scored & (pl.col("verdict") == v)).sum().cast(pl.Int64).alias(v) for v in ("positive", "partial", "negative")],
+        *[
+            (scored & (pl.col("verdict") == v)).sum().cast(pl.Int64).alias(v)
+            for v in ("positive", "partial", "negative")
+        ],
         (pl.col("status") == "needs_input").sum().cast(pl.Int64).alias("needs_input"),
         (pl.col("status") == "error").sum().cast(pl.Int64).alias("errors"),
         *[pl.col(c).sum().alias(c) for c in _REPORTED],
@@ -66,8 +83,9 @@ def roll_up(
     """The leaderboard statistics per `keys` from `per_etalon` rows.
 
     n counts the scored answers (errors and unscored rows excluded); verdict counts and the positive rate are
-    over those; the interval resamples whole etalons (codes), because attempts at one etalon are not independent.
-    Tokens and cost are null, not zero, where no answer reported them: an unknown cost is not a free run.
+    over those; the interval resamples whole etalons (codes), because attempts at one etalon are not
+    independent. Tokens and cost are null, not zero, where no answer reported them: an unknown cost is not a
+    free run.
     """
     keys = list(keys)
     etalons = etalons.group_by([*keys, "code"]).agg(pl.all().sum())
@@ -81,8 +99,13 @@ def roll_up(
     )
     counts = counts.with_columns(
         pl.when(pl.col("n") > 0).then(pl.col("_sum") / pl.col("n")).otherwise(None).alias("mean_score"),
-        pl.when(pl.col("n") > 0).then(pl.col("positive") / pl.col("n")).otherwise(None).alias("positive_rate"),
-        pl.col("tokens_in").cast(pl.Int64), pl.col("tokens_out").cast(pl.Int64), pl.col("cost").cast(pl.Float64),
+        pl.when(pl.col("n") > 0)
+        .then(pl.col("positive") / pl.col("n"))
+        .otherwise(None)
+        .alias("positive_rate"),
+        pl.col("tokens_in").cast(pl.Int64),
+        pl.col("tokens_out").cast(pl.Int64),
+        pl.col("cost").cast(pl.Float64),
     )
     clusters = etalons.select(*keys, "code", "_sum", pl.col("n").cast(pl.Float64).alias("_size"))
     intervals = cluster_intervals(clusters, keys, "code", resamples, seed)

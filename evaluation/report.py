@@ -24,13 +24,48 @@ from evaluation.report_svg import agreement_bars, heatmap, interval_bars, verdic
 
 TEMPLATE = Path(__file__).with_name("report_template.html")
 
-LEADERBOARD_COLUMNS = ("system", "n", "mean_score", "ci_low", "ci_high", "positive", "partial", "negative",
-                       "needs_input", "errors", "positive_rate", "positive_low", "positive_high", "cost",
-                       "ind_n", "ind_mean_score")
-PAIRED_COLUMNS = ("system_a", "system_b", "n", "both", "only_a", "only_b", "neither", "mcnemar_p", "diff",
-                  "diff_low", "diff_high")
-JUDGE_COLUMNS = ("kind", "elements", "missing_verdicts", "run_pairs", "run_agreement", "run_kappa", "human_pairs",
-                 "human_agreement", "human_kappa")
+LEADERBOARD_COLUMNS = (
+    "system",
+    "n",
+    "mean_score",
+    "ci_low",
+    "ci_high",
+    "positive",
+    "partial",
+    "negative",
+    "needs_input",
+    "errors",
+    "positive_rate",
+    "positive_low",
+    "positive_high",
+    "cost",
+    "ind_n",
+    "ind_mean_score",
+)
+PAIRED_COLUMNS = (
+    "system_a",
+    "system_b",
+    "n",
+    "both",
+    "only_a",
+    "only_b",
+    "neither",
+    "mcnemar_p",
+    "diff",
+    "diff_low",
+    "diff_high",
+)
+JUDGE_COLUMNS = (
+    "kind",
+    "elements",
+    "missing_verdicts",
+    "run_pairs",
+    "run_agreement",
+    "run_kappa",
+    "human_pairs",
+    "human_agreement",
+    "human_kappa",
+)
 
 
 def _cell(value: object) -> str:
@@ -45,14 +80,18 @@ def _cell(value: object) -> str:
 
 def html_table(frame: pl.DataFrame, columns: Sequence[str]) -> str:
     columns = [c for c in columns if c in frame.columns]
-    head = "".join(f"<th class='{'text' if frame.schema[c] == pl.Utf8 else ''}'>{escape(c)}</th>" for c in columns)
+    head = "".join(
+        f"<th class='{'text' if frame.schema[c] == pl.Utf8 else ''}'>{escape(c)}</th>" for c in columns
+    )
     rows = []
     for row in frame.select(columns).iter_rows(named=True):
         cells = "".join(
-            f"<td class='{'text' if isinstance(row[c], str) else ''}'>{escape(_cell(row[c]))}</td>" for c in columns
+            f"<td class='{'text' if isinstance(row[c], str) else ''}'>{escape(_cell(row[c]))}</td>"
+            for c in columns
         )
         rows.append(f"<tr>{cells}</tr>")
-    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    body = "".join(rows)
+    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def markdown_table(frame: pl.DataFrame, columns: Sequence[str]) -> str:
@@ -83,14 +122,28 @@ def _paired_matrix(paired: pl.DataFrame, benchmark: str, plot_id: str) -> str:
         return ""
     systems = sorted(set(rows["system_a"].to_list()))
     cells = rows.select(
-        pl.col("system_a").alias("row"), pl.col("system_b").alias("column"), pl.col("diff").alias("value"),
-        pl.format("{}{}", pl.col("diff").round(2),
-                  pl.when((pl.col("diff_low") > 0) | (pl.col("diff_high") < 0)).then(pl.lit(" *")).otherwise(pl.lit("")))
-        .alias("label"),
+        pl.col("system_a").alias("row"),
+        pl.col("system_b").alias("column"),
+        pl.col("diff").alias("value"),
+        pl.format(
+            "{}{}",
+            pl.col("diff").round(2),
+            pl.when((pl.col("diff_low") > 0) | (pl.col("diff_high") < 0))
+            .then(pl.lit(" *"))
+            .otherwise(pl.lit("")),
+        ).alias("label"),
     )
-    return heatmap(cells, systems, systems, "value", "label", plot_id,
-                   f"Paired score difference (row − column), {benchmark}", diverging=True,
-                   note="* the 95% paired-bootstrap interval excludes 0; green: the row system scores higher")
+    return heatmap(
+        cells,
+        systems,
+        systems,
+        "value",
+        "label",
+        plot_id,
+        f"Paired score difference (row − column), {benchmark}",
+        diverging=True,
+        note="* the 95% paired-bootstrap interval excludes 0; green: the row system scores higher",
+    )
 
 
 def _slice_heatmap(slices: pl.DataFrame, benchmark: str, plot_id: str) -> str:
@@ -101,7 +154,9 @@ def _slice_heatmap(slices: pl.DataFrame, benchmark: str, plot_id: str) -> str:
     columns = rows.select("slice", "value", "column").unique().sort("slice", "value")["column"].to_list()
     systems = sorted(set(rows["system"].to_list()))
     cells = rows.select(
-        pl.col("system").alias("row"), "column", pl.col("mean_score").alias("value"),
+        pl.col("system").alias("row"),
+        "column",
+        pl.col("mean_score").alias("value"),
         pl.format("{} (n={})", pl.col("mean_score").round(2), "n").alias("label"),
     )
     return heatmap(cells, systems, columns, "value", "label", plot_id, f"Mean score by slice, {benchmark}")
@@ -121,10 +176,14 @@ def render_report(
 ) -> str:
     """The whole report page as HTML text (tables from evaluation.analytics, passport as a free-form dict)."""
     stamp = generated_at or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    parts = [f"<h1>{escape(title)}</h1>", f"<p class='lead'>Generated {escape(stamp)}.</p>",
-             "<p class='note'>Means come with 95% bootstrap intervals resampling whole etalons; positive rates with "
-             "Wilson intervals; systems are compared on the same etalons (McNemar exact test, paired bootstrap). "
-             "Systems whose intervals overlap are not shown to differ by this run.</p>"]
+    parts = [
+        f"<h1>{escape(title)}</h1>",
+        f"<p class='lead'>Generated {escape(stamp)}.</p>",
+        "<p class='note'>Means come with 95% bootstrap intervals resampling whole etalons; positive rates "
+        "with Wilson intervals; systems are compared on the same etalons (McNemar exact test, paired "
+        "bootstrap). "
+        "Systems whose intervals overlap are not shown to differ by this run.</p>",
+    ]
     benchmarks = sorted(set(leaderboard["benchmark"].to_list()))
     for index, benchmark in enumerate(benchmarks):
         board = leaderboard.filter(pl.col("benchmark") == benchmark)

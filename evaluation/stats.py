@@ -2,9 +2,9 @@
 
 A mean without its interval, or two systems compared without pairing, is a wrong answer here (issue #8 and the
 lecture in shared/seeds/002, sections 5, 6 and 8). These are pure functions with argument checks, so that a
-caller's mistake (k larger than the number of attempts, a probability of 1.3) fails loudly instead of producing a
-plausible-looking number. numpy is the only runtime dependency: scipy is a dev extra, used by the tests to check
-these computations independently.
+caller's mistake (k larger than the number of attempts, a probability of 1.3) fails loudly instead of
+producing a plausible-looking number. numpy is the only runtime dependency: scipy is a dev extra, used by the
+tests to check these computations independently.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ def _check_z(z: float) -> None:
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion: unlike the normal one it stays inside [0, 1] and is honest on the
-    small sets a legal benchmark has (8 answers with 7 right give about [0.53, 0.98], not "87.5%")."""
+    """Wilson score interval for a proportion: unlike the normal one it stays inside [0, 1] and is honest on
+    the small sets a legal benchmark has (8 answers with 7 right give about [0.53, 0.98], not "87.5%")."""
     _check_count("n", n, minimum=1)
     _check_count("successes", successes)
     if successes > n:
@@ -134,8 +134,8 @@ def _check_tasks(tasks: Sequence[tuple[int, int]]) -> None:
 
 
 def mean_pass_at_k(tasks: Sequence[tuple[int, int]], k: int) -> float:
-    """pass@k per task, then averaged over tasks with equal weight. Pooling every (n, c) into one pair is wrong:
-    easy and hard tasks have different success probabilities."""
+    """pass@k per task, then averaged over tasks with equal weight. Pooling every (n, c) into one pair is
+    wrong: easy and hard tasks have different success probabilities."""
     _check_tasks(tasks)
     return sum(pass_at_k(n, c, k) for n, c in tasks) / len(tasks)
 
@@ -149,8 +149,8 @@ def mean_pass_hat_k(tasks: Sequence[tuple[int, int]], k: int) -> float:
 def bootstrap_weights(clusters: int, resamples: int, rng: np.random.Generator) -> FloatArray:
     """How many times each of `clusters` units is drawn in each resample (rows: resamples).
 
-    A replicate of any cluster-summed statistic is then one matrix product, which is what lets the analytics run
-    the bootstrap for hundreds of leaderboard cells at once."""
+    A replicate of any cluster-summed statistic is then one matrix product, which is what lets the analytics
+    run the bootstrap for hundreds of leaderboard cells at once."""
     weights = np.empty((resamples, clusters), dtype=np.float64)
     step = max(1, _CHUNK_CELLS // max(clusters, 1))
     for start in range(0, resamples, step):
@@ -164,20 +164,24 @@ def bootstrap_weights(clusters: int, resamples: int, rng: np.random.Generator) -
 def cluster_bootstrap_means(sums: FloatArray, sizes: FloatArray, resamples: int, seed: int) -> FloatArray:
     """Bootstrap replicates of the row mean of several cells that share the same number of clusters.
 
-    `sums` and `sizes` are (clusters x cells): the sum of the values and the number of rows of every cluster of
-    every cell. Whole clusters are resampled (rows of one etalon are not independent), and each replicate is the
-    ratio of resampled sums to resampled sizes, i.e. the mean over the resampled rows. The weights depend on the
-    seed and the number of clusters only, so a cell gets the same interval whether computed alone or in a batch."""
+    `sums` and `sizes` are (clusters x cells): the sum of the values and the number of rows of every cluster
+    of every cell. Whole clusters are resampled (rows of one etalon are not independent), and each replicate
+    is the ratio of resampled sums to resampled sizes, i.e. the mean over the resampled rows. The weights
+    depend on the seed and the number of clusters only, so a cell gets the same interval whether computed
+    alone or in a batch."""
     if sums.shape != sizes.shape or sums.ndim != 2:
-        raise ValueError(f"sums and sizes must be two equal-shaped matrices, got {sums.shape} and {sizes.shape}")
+        raise ValueError(
+            f"sums and sizes must be two equal-shaped matrices, got {sums.shape} and {sizes.shape}"
+        )
     if resamples < 1:
         raise ValueError(f"resamples must be >= 1, got {resamples}")
     clusters, cells = sums.shape
     rng = np.random.default_rng(seed)
     if cells > _GATHER_CELLS:
         weights = bootstrap_weights(clusters, resamples, rng)
-        # Cluster sizes are counts, mostly equal (every etalon answered the same number of times): the resampled
-        # size is the full size times the number of clusters, minus the few clusters short of it. Exact in floats.
+        # Cluster sizes are counts, mostly equal (every etalon answered the same number of times): the
+        # resampled size is the full size times the number of clusters, minus the few clusters short of it.
+        # Exact in floats.
         full = sizes.max(axis=0)
         shortfall = full - sizes
         short = shortfall.any(axis=1)
@@ -194,7 +198,9 @@ def cluster_bootstrap_means(sums: FloatArray, sizes: FloatArray, resamples: int,
         rows = min(step, resamples - start)
         draws = rng.integers(0, clusters, size=(rows, clusters))
         for cell in range(cells):
-            result[start : start + rows, cell] = sums[draws, cell].sum(axis=1) / sizes[draws, cell].sum(axis=1)
+            result[start : start + rows, cell] = sums[draws, cell].sum(axis=1) / sizes[draws, cell].sum(
+                axis=1
+            )
     return result
 
 
@@ -207,8 +213,9 @@ def paired_bootstrap(
 ) -> tuple[float, float, float]:
     """Mean of a - b over paired rows with a 95% percentile bootstrap interval.
 
-    Rows are resampled as pairs, which keeps the correlation between two systems answering the same etalons; with
-    `groups`, whole groups are resampled (several attempts at one etalon, several etalons on one document)."""
+    Rows are resampled as pairs, which keeps the correlation between two systems answering the same etalons;
+    with `groups`, whole groups are resampled (several attempts at one etalon, several etalons on one
+    document)."""
     a_arr = np.asarray(a, dtype=np.float64)
     b_arr = np.asarray(b, dtype=np.float64)
     if a_arr.ndim != 1 or b_arr.ndim != 1:
@@ -259,7 +266,8 @@ def brier_score(q: Sequence[float], y: Sequence[int | bool]) -> float:
 def selective(q: Sequence[float], y: Sequence[int | bool], threshold: float) -> tuple[float, float | None]:
     """Coverage and risk when only answers with confidence >= threshold are accepted.
 
-    Risk is the error rate among the accepted answers; on an empty selection it is undefined (None), not zero."""
+    Risk is the error rate among the accepted answers; on an empty selection it is undefined (None), not
+    zero."""
     q_arr, y_arr = _probabilities_and_labels(q, y)
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
@@ -274,8 +282,8 @@ def selective(q: Sequence[float], y: Sequence[int | bool], threshold: float) -> 
 def sample_size(p: float, half_width: float, z: float = 1.96, groups: int = 1) -> int:
     """Etalons needed for a confidence interval of the given half-width (normal approximation).
 
-    groups=1: one proportion near p; groups=2: the difference of two independent proportions both near p, whose
-    variances add (2 p (1-p) (z/delta)^2: 913 tasks per system for +-2 points at p=0.95). Cost grows as
+    groups=1: one proportion near p; groups=2: the difference of two independent proportions both near p,
+    whose variances add (2 p (1-p) (z/delta)^2: 913 tasks per system for +-2 points at p=0.95). Cost grows as
     1/half_width^2, which is why a half-point difference is rarely measurable."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
@@ -292,7 +300,8 @@ def sample_size(p: float, half_width: float, z: float = 1.96, groups: int = 1) -
 def cohen_kappa(a: Sequence[Hashable], b: Sequence[Hashable]) -> float | None:
     """Agreement of two raters beyond what their label frequencies give by chance.
 
-    None when chance agreement is already total (both raters used one and the same label): kappa is 0/0 there."""
+    None when chance agreement is already total (both raters used one and the same label): kappa is 0/0
+    there."""
     if len(a) == 0:
         raise ValueError("a and b must not be empty")
     if len(a) != len(b):

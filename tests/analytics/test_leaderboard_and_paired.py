@@ -12,10 +12,32 @@ from scipy import stats as sps
 from evaluation import analytics, stats
 from tests.analytics.warehouse_sample import known_scores, score_row, scores_frame
 
-CONTRACT_LEADERBOARD = ["benchmark", "system", "n", "mean_score", "ci_low", "ci_high", "positive", "partial",
-                        "negative", "needs_input"]
-CONTRACT_PAIRED = ["benchmark", "system_a", "system_b", "n", "both", "only_a", "only_b", "neither", "mcnemar_p",
-                   "diff", "diff_low", "diff_high"]
+CONTRACT_LEADERBOARD = [
+    "benchmark",
+    "system",
+    "n",
+    "mean_score",
+    "ci_low",
+    "ci_high",
+    "positive",
+    "partial",
+    "negative",
+    "needs_input",
+]
+CONTRACT_PAIRED = [
+    "benchmark",
+    "system_a",
+    "system_b",
+    "n",
+    "both",
+    "only_a",
+    "only_b",
+    "neither",
+    "mcnemar_p",
+    "diff",
+    "diff_low",
+    "diff_high",
+]
 
 
 def _row(table: pl.DataFrame, **where: Any) -> dict[str, Any]:
@@ -65,8 +87,10 @@ def test_including_indicative_etalons_moves_them_into_the_main_columns() -> None
 def test_positive_rate_interval_is_the_wilson_interval_from_scipy() -> None:
     row = _row(analytics.leaderboard(known_scores()), system="alpha")
     ci = sps.binomtest(2, 4).proportion_ci(method="wilson")
-    assert (row["positive_low"], row["positive_high"]) == (pytest.approx(ci.low, abs=1e-4),
-                                                           pytest.approx(ci.high, abs=1e-4))
+    assert (row["positive_low"], row["positive_high"]) == (
+        pytest.approx(ci.low, abs=1e-4),
+        pytest.approx(ci.high, abs=1e-4),
+    )
 
 
 def _many_attempts(seed: int) -> pl.DataFrame:
@@ -88,8 +112,9 @@ def test_a_leaderboard_interval_is_the_clustered_bootstrap_of_that_cell_alone(sy
     scores = _many_attempts(seed=4)
     row = _row(analytics.leaderboard(scores, resamples=1500, seed=3), system=system)
     cell = scores.filter(pl.col("system") == system)
-    mean, low, high = stats.paired_bootstrap(cell["score"].to_list(), [0.0] * cell.height,
-                                             groups=cell["code"].to_list(), resamples=1500, seed=3)
+    mean, low, high = stats.paired_bootstrap(
+        cell["score"].to_list(), [0.0] * cell.height, groups=cell["code"].to_list(), resamples=1500, seed=3
+    )
     assert (row["mean_score"], row["ci_low"], row["ci_high"]) == pytest.approx((mean, low, high), abs=1e-12)
 
 
@@ -101,8 +126,12 @@ def test_a_single_etalon_cell_has_an_interval_of_zero_width() -> None:
 
 @pytest.mark.parametrize(
     ("slice_name", "value", "n", "mean"),
-    [("branch", "inheritance", 2, 0.75), ("branch", "labour", 2, 0.5), ("difficulty", "3", 2, 0.5),
-     ("jurisdiction", "ru", 4, 0.625)],
+    [
+        ("branch", "inheritance", 2, 0.75),
+        ("branch", "labour", 2, 0.5),
+        ("difficulty", "3", 2, 0.5),
+        ("jurisdiction", "ru", 4, 0.625),
+    ],
 )
 def test_slices_give_the_leaderboard_statistics_per_dimension_value(
     slice_name: str, value: str, n: int, mean: float
@@ -117,7 +146,15 @@ def test_paired_keeps_the_contract_columns_in_order() -> None:
 
 @pytest.mark.parametrize(
     ("column", "expected"),
-    [("n", 4), ("both", 1), ("only_a", 1), ("only_b", 0), ("neither", 2), ("diff", 0.1875), ("mean_a", 0.625)],
+    [
+        ("n", 4),
+        ("both", 1),
+        ("only_a", 1),
+        ("only_b", 0),
+        ("neither", 2),
+        ("diff", 0.1875),
+        ("mean_a", 0.625),
+    ],
 )
 def test_paired_counts_the_shared_signed_etalons_by_positive_verdict(column: str, expected: float) -> None:
     row = _row(analytics.paired(known_scores()), system_a="alpha", system_b="beta")
@@ -129,12 +166,16 @@ def test_paired_interval_and_mcnemar_match_independent_computations(a: str, b: s
     scores = _many_attempts(seed=9)
     row = _row(analytics.paired(scores, resamples=1000, seed=2), system_a=a, system_b=b)
     wide = scores.pivot("system", index=["code", "attempt"], values="score").select("code", a, b).drop_nulls()
-    mean, low, high = stats.paired_bootstrap(wide[a].to_list(), wide[b].to_list(), groups=wide["code"].to_list(),
-                                             resamples=1000, seed=2)
+    mean, low, high = stats.paired_bootstrap(
+        wide[a].to_list(), wide[b].to_list(), groups=wide["code"].to_list(), resamples=1000, seed=2
+    )
     assert row["n"] == wide.height
     assert (row["diff"], row["diff_low"], row["diff_high"]) == pytest.approx((mean, low, high), abs=1e-12)
-    expected_p = sps.binomtest(row["only_a"], row["only_a"] + row["only_b"]).pvalue if row["only_a"] + row[
-        "only_b"] else 1.0
+    expected_p = (
+        sps.binomtest(row["only_a"], row["only_a"] + row["only_b"]).pvalue
+        if row["only_a"] + row["only_b"]
+        else 1.0
+    )
     assert row["mcnemar_p"] == pytest.approx(expected_p)
 
 

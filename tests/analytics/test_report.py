@@ -28,8 +28,11 @@ PASSPORT = {
 def _report(scores: pl.DataFrame | None = None) -> str:
     scores = known_scores() if scores is None else scores
     return render_report(
-        leaderboard=analytics.leaderboard(scores), paired=analytics.paired(scores), slices=analytics.slices(scores),
-        judge_agreement=analytics.judge_agreement(JUDGMENTS, DECISIONS), passport=PASSPORT,
+        leaderboard=analytics.leaderboard(scores),
+        paired=analytics.paired(scores),
+        slices=analytics.slices(scores),
+        judge_agreement=analytics.judge_agreement(JUDGMENTS, DECISIONS),
+        passport=PASSPORT,
         generated_at="2026-11-29 12:00 UTC",
     )
 
@@ -40,8 +43,12 @@ def test_the_page_loads_nothing_from_outside() -> None:
 
 
 def test_text_from_the_data_is_escaped() -> None:
-    scores = scores_frame([score_row("<script>alert(1)</script>", "N-01", 1.0, "positive"),
-                           score_row("beta", "N-01", 0.0, "negative")])
+    scores = scores_frame(
+        [
+            score_row("<script>alert(1)</script>", "N-01", 1.0, "positive"),
+            score_row("beta", "N-01", 0.0, "negative"),
+        ]
+    )
     html = _report(scores)
     assert "<script>alert(1)" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -74,9 +81,19 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 def test_every_plot_renders_with_a_visible_size_in_headless_chromium(tmp_path: Path) -> None:
     page = write_report(tmp_path / "index.html", _report())
     command = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,2000", "--dump-dom", page.as_uri(),
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--window-size=1200,2000",
+        "--dump-dom",
+        page.as_uri(),
     ]
     dom = subprocess.run(command, capture_output=True, text=True, timeout=90, check=True).stdout
     found = re.search(r'<pre id="render-check">(.*?)</pre>', dom, re.S)
@@ -84,4 +101,6 @@ def test_every_plot_renders_with_a_visible_size_in_headless_chromium(tmp_path: P
     plots = {p["id"]: p for p in json.loads(found.group(1))}
     expected = {"leaderboard-0", "verdicts-0", "slices-0", "paired-0", "judge-agreement"}
     assert expected <= set(plots)
-    assert all(plots[i]["width"] > 100 and plots[i]["height"] > 50 and plots[i]["shapes"] > 0 for i in expected)
+    assert all(
+        plots[i]["width"] > 100 and plots[i]["height"] > 50 and plots[i]["shapes"] > 0 for i in expected
+    )

@@ -1,4 +1,5 @@
-"""evaluation.stats against independent computations (scipy, brute-force enumeration) and published examples."""
+"""evaluation.stats against independent computations (scipy, brute-force enumeration) and published
+examples."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def _random_cases(seed: int, count: int) -> list[tuple[int, int]]:
     return cases
 
 
-# --- Wilson ---------------------------------------------------------------------------------------------------
+# --- Wilson -------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,7 @@ def test_wilson_interval_agrees_with_scipy_on_random_counts(successes: int, n: i
     assert got == pytest.approx((ci.low, ci.high), abs=1e-9)
 
 
-# --- McNemar --------------------------------------------------------------------------------------------------
+# --- McNemar ------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -70,7 +71,7 @@ def test_mcnemar_exact_agrees_with_scipy_binomtest(only_a: int, total: int) -> N
     assert stats.mcnemar_exact(only_a, only_b) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
-# --- pass@k and pass^k ----------------------------------------------------------------------------------------
+# --- pass@k and pass^k --------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("k", "expected"), [(1, 0.2000), (5, 0.7183), (10, 0.9567)])
@@ -117,7 +118,7 @@ def test_mean_pass_at_k_averages_over_tasks_instead_of_pooling() -> None:
     assert stats.mean_pass_hat_k(tasks, 5) == pytest.approx(0.5)
 
 
-# --- argument checks ------------------------------------------------------------------------------------------
+# --- argument checks ----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -154,7 +155,7 @@ def test_bad_arguments_raise_a_value_error_naming_the_argument(call: object, mes
         call()  # type: ignore[operator]
 
 
-# --- paired bootstrap -----------------------------------------------------------------------------------------
+# --- paired bootstrap ---------------------------------------------------------------------------------------
 
 
 def test_paired_bootstrap_returns_the_mean_difference_inside_its_interval() -> None:
@@ -202,7 +203,7 @@ def test_paired_bootstrap_is_reproducible_for_a_seed() -> None:
     assert stats.paired_bootstrap(a, b, seed=7) == stats.paired_bootstrap(a, b, seed=7)
 
 
-# --- Brier, selective prediction, sample size, kappa ----------------------------------------------------------
+# --- Brier, selective prediction, sample size, kappa --------------------------------------------------------
 
 _LECTURE_Q = [0.95] * 4 + [0.8] * 10 + [0.6] * 6
 _LECTURE_Y = [1] * 4 + [1] * 6 + [0] * 4 + [1] * 3 + [0] * 3
@@ -246,8 +247,16 @@ def test_cohen_kappa_agrees_with_the_confusion_matrix_formula(seed: int) -> None
     labels = ["yes", "no", "partial"]
     a = rng.choice(labels, 60).tolist()
     b = [x if rng.random() < 0.6 else rng.choice(labels) for x in a]
-    table = np.array([[sum(1 for x, y in zip(a, b, strict=True) if x == i and y == j) for j in labels]
-                      for i in labels], dtype=float) / 60
+    table = (
+        np.array(
+            [
+                [sum(1 for x, y in zip(a, b, strict=True) if x == i and y == j) for j in labels]
+                for i in labels
+            ],
+            dtype=float,
+        )
+        / 60
+    )
     p_o = np.trace(table)
     p_e = float(table.sum(axis=1) @ table.sum(axis=0))
     assert stats.cohen_kappa(a, b) == pytest.approx((p_o - p_e) / (1 - p_e))
@@ -264,6 +273,9 @@ def test_batched_bootstrap_of_many_cells_equals_each_cell_computed_alone() -> No
     sizes[:, 0] = 3.0  # one cell where every cluster is full
     batched = stats.cluster_bootstrap_means(sums, sizes, resamples=500, seed=4)
     alone = np.column_stack(
-        [stats.cluster_bootstrap_means(sums[:, [c]], sizes[:, [c]], resamples=500, seed=4)[:, 0] for c in range(12)]
+        [
+            stats.cluster_bootstrap_means(sums[:, [c]], sizes[:, [c]], resamples=500, seed=4)[:, 0]
+            for c in range(12)
+        ]
     )
     assert np.allclose(batched, alone, rtol=0, atol=1e-12)

@@ -7,13 +7,27 @@ from typing import Any
 import polars as pl
 
 
-def score_row(system: str, code: str, score: float | None, verdict: str | None, **extra: Any) -> dict[str, Any]:
+def score_row(
+    system: str, code: str, score: float | None, verdict: str | None, **extra: Any
+) -> dict[str, Any]:
     row: dict[str, Any] = {
-        "system": system, "benchmark": extra.pop("benchmark", "ru-inherit"), "code": code,
-        "version": extra.pop("version", "v1"), "attempt": extra.pop("attempt", 1), "methodology": "lesto",
-        "score": score, "verdict": verdict, "status": extra.pop("status", "final"),
-        "indicative": extra.pop("indicative", False), "jurisdiction": "ru", "branch": "inheritance",
-        "difficulty": 2, "type": "application", "tokens_in": 100, "tokens_out": 50, "cost": 0.01,
+        "system": system,
+        "benchmark": extra.pop("benchmark", "ru-inherit"),
+        "code": code,
+        "version": extra.pop("version", "v1"),
+        "attempt": extra.pop("attempt", 1),
+        "methodology": "lesto",
+        "score": score,
+        "verdict": verdict,
+        "status": extra.pop("status", "final"),
+        "indicative": extra.pop("indicative", False),
+        "jurisdiction": "ru",
+        "branch": "inheritance",
+        "difficulty": 2,
+        "type": "application",
+        "tokens_in": 100,
+        "tokens_out": 50,
+        "cost": 0.01,
         "confidence": None,
     }
     row.update(extra)
@@ -26,7 +40,8 @@ def scores_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
 
 def known_scores() -> pl.DataFrame:
     """System alpha: 4 signed etalons (scores 1, 0.5, 0, 1; verdicts +, partial, -, +), one error, one
-    needs_input, one indicative etalon. System beta: the same 4 signed etalons, all negative at 0.25 except N-01."""
+    needs_input, one indicative etalon. System beta: the same 4 signed etalons, all negative at 0.25 except
+    N-01."""
     rows = [
         score_row("alpha", "N-01", 1.0, "positive", branch="inheritance", difficulty=1),
         score_row("alpha", "N-02", 0.5, "partial", branch="inheritance", difficulty=2),
