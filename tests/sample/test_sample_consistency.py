@@ -67,7 +67,7 @@ def etalons() -> dict[str, dict[str, Any]]:
 
 @cache
 def manifest() -> list[dict[str, Any]]:
-    files: list[dict[str, Any]] = _yaml(CORPUS / "manifest.yaml")["files"]
+    files: list[dict[str, Any]] = _yaml(CORPUS / "SOURCES.yaml")["files"]
     return files
 
 
@@ -211,10 +211,10 @@ def test_every_corpus_file_is_listed_marked_as_an_abridged_sample_and_readable(e
     assert any(marker in _read(entry) for marker in ABRIDGED_MARKERS), f"{entry['path']}: no abridged-sample note"
 
 
-def test_the_manifest_lists_every_file_of_the_sample_corpus() -> None:
+def test_sources_yaml_lists_every_file_of_the_sample_corpus() -> None:
     on_disk = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*") if p.is_file()}
     listed = {e["path"] for e in manifest()}
-    assert on_disk - {"manifest.yaml", "README.md"} == listed
+    assert on_disk - {"SOURCES.yaml", "README.md"} == listed
 
 
 def test_the_windows_1251_page_declares_its_charset_and_is_not_utf8() -> None:
