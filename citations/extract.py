@@ -282,10 +282,10 @@ class Extractor:
             elif m.group("lowgen"):
                 court = _lower_court_name(text, m.start("lowgen"), m.end("lowgen"))
             window = folded[max(0, start - 200) : start] + " " + folded[m.end() : m.end() + 150]
-            mechanism = _mechanism(folded, start, m.end()) if court in (None, "ÎCCJ") else None
             num = m.group("num")
             if court is None:
-                if mechanism is not None or ro.ROMAN.fullmatch(num):
+                # a unification mechanism (RIL / HP) nearby, or a Roman numeral, means the High Court
+                if ro.ROMAN.fullmatch(num) or _mechanism(folded, start, m.end()) is not None:
                     court = "ÎCCJ"
                 elif ro.CCR_HINT.search(window):
                     court = "CCR"
@@ -293,8 +293,6 @@ class Extractor:
                     court = self._nearest_court(folded, m.start(), m.end())
             if court is None:
                 continue  # "decizia nr. 15/2023" of an employer or a company body is not court practice
-            if court != "ÎCCJ":
-                mechanism = None
             number = num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
             end = _rstrip(text, start, m.end())
             found.append(
@@ -307,7 +305,6 @@ class Extractor:
                     court=court,
                     number=number,
                     year=m.group("year") or m.group("year2"),
-                    mechanism=mechanism,
                 )
             )
         for m in ro.ECHR.finditer(folded):

@@ -51,8 +51,6 @@ class Citation:
     date: str | None = None
     year: str | None = None
     point: str | None = None
-    # Not part of the contract record: which Romanian unification mechanism (RIL / HP) a decision came from.
-    mechanism: str | None = None
 
     def to_record(self, status: str | None = None) -> dict[str, Any]:
         record: dict[str, Any] = {key: getattr(self, key) for key in RECORD_KEYS}

@@ -161,6 +161,7 @@ class ActRegistry:
         self._alias_re: dict[str, re.Pattern[str]] = {}
         self._alias_scan: dict[str, re.Pattern[str]] = {}
         self._alias_by_char: dict[str, dict[str, re.Pattern[str]]] = {}
+        self._alias_cache: dict[str, dict[str, str]] = {}  # written form -> key: answers repeat "ГК РФ" a lot
         for j, pairs in alias.items():
             pairs.sort(key=lambda p: -len(p[0]))
             groups = {f"a{i}": key for i, (_, key) in enumerate(pairs)}
@@ -168,7 +169,10 @@ class ActRegistry:
             suffix = _RU_SUFFIX if j == "ru" else ""
             body = "|".join(f"(?P<a{i}>{pat})" for i, (pat, _) in enumerate(pairs))
             self._alias_re[j] = re.compile(rf"(?<![а-яa-z])(?:{body}){suffix}")
-            self._alias_scan[j] = re.compile(_first_char_alternation([pat for pat, _ in pairs]))
+            self._alias_scan[j] = re.compile(
+                f"(?:{_first_char_alternation([pat for pat, _ in pairs])}){suffix}"
+            )
+            self._alias_cache[j] = {}
             by_char: dict[str, list[int]] = {}
             for i, (pat, _) in enumerate(pairs):
                 by_char.setdefault(pat[0], []).append(i)
@@ -263,15 +267,20 @@ class ActRegistry:
                 self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
             )
         by_char = self._alias_by_char[jurisdiction]
+        cache = self._alias_cache[jurisdiction]
         for hit in self._alias_scan[jurisdiction].finditer(folded):
             start = hit.start()
             if start and folded[start - 1].isalpha():
                 continue
-            # the scan finds where; the few names sharing the first letter say which act
-            named = by_char[folded[start]].match(folded, start)
-            if named is not None and named.lastgroup is not None:
-                key = self._alias_keys[jurisdiction][named.lastgroup]
-                found.append(ActMatch(named.start(), named.end(), key, self.kind_of(key)))
+            written = hit.group()
+            key = cache.get(written)
+            if key is None:
+                # the scan finds where; the few names sharing the first letter say which act
+                named = by_char[folded[start]].fullmatch(written)
+                if named is None or named.lastgroup is None:
+                    continue
+                key = cache[written] = self._alias_keys[jurisdiction][named.lastgroup]
+            found.append(ActMatch(start, hit.end(), key, self.kind_of(key)))
         found.sort(key=lambda a: (a.start, -a.end))
         end = -1
         for act in found:

@@ -184,7 +184,7 @@ def test_court_decisions_are_read_with_their_court_and_number(text: str, expecte
 
 def test_a_ril_decision_without_a_named_court_is_attributed_to_the_high_court() -> None:
     [c] = extract("Prin Decizia nr. 12/2015, pronunțată în recurs în interesul legii, instanța a stabilit.")
-    assert (c.court, c.number, c.mechanism) == ("ÎCCJ", "12", "RIL")
+    assert (c.court, c.number) == ("ÎCCJ", "12")
 
 
 @pytest.mark.parametrize(
