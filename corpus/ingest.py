@@ -103,7 +103,9 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
             return
         text, how = decode(data, markup=suffix in (".html", ".htm"))
         if suffix in (".html", ".htm"):
-            lines, titles, nd = read_portal_html(text)
+            enc = how.split(" ", 1)[0]
+            direct = "(BOM)" not in how and enc in ("utf-8", "windows-1251", "koi8-r")
+            lines, titles, nd = read_portal_html(text, data if direct else None, enc if direct else None)
             yield _ru_document(lines, titles, nd, path, source, _sha(data), "portal-html", how)
         elif suffix == ".md" and not _mostly_cyrillic(text):
             yield _ro_markdown_document(text, path, source, _sha(data), how)

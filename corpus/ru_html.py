@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-import lxml.html
 from lxml import etree
 
 from corpus.model import IngestFailure
@@ -30,39 +29,52 @@ def _superscript_classes(root: etree._Element) -> frozenset[str]:
     return frozenset(found)
 
 
-def _walk(el: etree._Element, sup: frozenset[str], heading: bool, main: list[str], notes: list[str]) -> None:
-    for child in el:
-        tag = child.tag
-        if isinstance(tag, str):
-            cls = child.get("class")
-            if cls == "mark":
-                notes.append("".join(child.itertext()))
-            elif cls in sup or tag == "sup":
-                inner = "".join(child.itertext()).strip()
-                if inner:
-                    main.append("." + inner if heading or inner.isdigit() else inner)
-            elif tag in ("script", "style"):
-                pass
-            elif len(child):
-                main.append(child.text or "")
-                _walk(child, sup, heading, main, notes)
-            else:
-                main.append(child.text or "")
-        main.append(child.tail or "")
+_STRING = etree.XPath("string()")
 
 
-def _text(p: etree._Element, sup: frozenset[str], heading: bool) -> tuple[str, str]:
-    """(main text, note text): notes are ``mark`` spans the portal appends after amended passages."""
-    if len(p) == 0:
-        return p.text or "", ""
-    main: list[str] = [p.text or ""]
-    notes: list[str] = []
-    _walk(p, sup, heading, main, notes)
-    return "".join(main), "".join(notes)
+def _prepare(root: etree._Element, sup: frozenset[str]) -> dict[etree._Element, str]:
+    """Rewrite superscripts as ``.N`` and lift ``mark`` notes out of the text, in place.
+
+    Done once over the tree so each paragraph's text then comes from lxml's C ``string()``
+    instead of a Python walk over its runs. Returns the note text of every paragraph that had one.
+    """
+    for el in root.iter("span", "sup"):
+        cls = el.get("class")
+        if el.tag == "sup" or cls in sup:
+            inner = _STRING(el).strip()
+            for child in list(el):
+                el.remove(child)  # tails of nested children are dropped with them, as text they are inner
+            el.text = "." + inner if inner.isdigit() or re.fullmatch(r"\d+-\d+", inner) else inner
+    notes: dict[etree._Element, str] = {}
+    for el in list(root.iter("span")):
+        if el.get("class") == "mark":
+            para = next(el.iterancestors("p"), None)
+            if para is None:
+                continue
+            notes[para] = notes.get(para, "") + _STRING(el)
+            tail = el.tail
+            el.clear()
+            el.tail = tail
+    return notes
 
 
-def read_portal_html(text: str) -> tuple[list[Line], list[str], str | None]:
-    """Return (paragraph lines with roles, title lines, portal document number)."""
+_PARSERS: dict[str, etree.HTMLParser] = {}
+
+
+def _parser(encoding: str) -> etree.HTMLParser:
+    """One parser per encoding, reused: building a parser costs as much as parsing a small page."""
+    if encoding not in _PARSERS:
+        _PARSERS[encoding] = etree.HTMLParser(encoding=encoding, no_network=True)
+    return _PARSERS[encoding]
+
+
+def read_portal_html(text: str, raw: bytes | None = None,
+                     encoding: str | None = None) -> tuple[list[Line], list[str], str | None]:
+    """Return (paragraph lines with roles, title lines, portal document number).
+
+    ``raw`` and its already detected ``encoding`` let libxml2 parse the bytes directly, which is
+    faster than parsing the decoded ``str``; the text is still what the checks below read.
+    """
     if "<" not in text[:2048]:
         raise IngestFailure("malformed_html", "no markup in the first 2 KB", "byte 0")
     tail = text[-4096:].lower()
@@ -70,20 +82,26 @@ def read_portal_html(text: str) -> tuple[list[Line], list[str], str | None]:
         raise IngestFailure("truncated", "the page ends before </body></html>: an interrupted download or a cut file",
                             f"char {len(text)}")
     try:
-        root = lxml.html.document_fromstring(text)
+        if raw is not None and encoding is not None:
+            root = etree.fromstring(raw, _parser(encoding))
+        else:
+            root = etree.fromstring(text.encode("utf-8"), _parser("utf-8"))
     except (etree.ParserError, ValueError) as exc:
         raise IngestFailure("malformed_html", str(exc), None) from None
+    if root is None:
+        raise IngestFailure("malformed_html", "no element could be parsed", "byte 0")
     sup = _superscript_classes(root)
     lines: list[Line] = []
     titles: list[str] = []
     body = root.find("body")
     if body is None:
         raise IngestFailure("malformed_html", "no <body>", None)
+    notes = _prepare(body, sup)
     for p in body.iter("p"):
         cls = p.get("class")
         heading = cls in _HEADING_CLASSES
-        main, note = _text(p, sup, heading)
-        main, note = clean(main), clean(note)
+        main = clean("".join(p.itertext()) if len(p) else (p.text or ""))
+        note = clean(notes[p]) if p in notes else ""
         if cls in _TITLE_CLASSES:
             if main:
                 titles.append(main)

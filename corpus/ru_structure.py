@@ -64,12 +64,9 @@ _REPEALED_BODY = re.compile(
 )
 
 
-_REPEAL_HINT = re.compile("сил|ключ|примен", re.I)
-
-
 def _only_repeal(text: str) -> bool:
     """True when a unit's whole text is an editorial repeal note ("3) (Утратил силу - ...)")."""
-    if len(text) > 320 or not _REPEAL_HINT.search(text):
+    if len(text) > 320 or not ("сил" in text or "ключ" in text or "примен" in text):
         return False
     m = PART.match(text) or POINT.match(text) or LETTER.match(text)
     rest = text[m.end() :] if m else text
@@ -98,10 +95,12 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
     repealed = False
     if not main:
         repealed = any(REPEAL.search(n.text) for n in notes) or bool(heading and REPEAL.search(heading))
+    elif heading and len(heading) > 8 and REPEAL.match(heading.lstrip("(")):
+        repealed = True  # "Статья 7. Утратила силу." with the note as the heading
         text = "\n".join(n.text for n in notes) or (heading or "")
     elif all(_only_repeal(ln.text) for ln in main) and len(text) < 400:
         repealed = True
-    if heading and REPEAL.search(heading) and heading.startswith("("):
+    if heading and heading.startswith("(") and REPEAL.search(heading):
         repealed = True
     path = art.number
     if path in seen:

@@ -23,25 +23,26 @@ class _Site:
 def _handler(site: _Site) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            # the request is recorded before answering, so the client never sees a response the log lacks
             body = site.files.get(self.path)
             if body is None:
+                site.requests.append((self.path, 404))
                 self.send_response(404)
                 self.end_headers()
-                site.requests.append((self.path, 404))
                 return
             etag = f'"{hash(body) & 0xFFFFFFFF:x}"'
             if self.headers.get("If-None-Match") == etag:
+                site.requests.append((self.path, 304))
                 self.send_response(304)
                 self.end_headers()
-                site.requests.append((self.path, 304))
                 return
+            site.requests.append((self.path, 200))
             self.send_response(200)
             self.send_header("ETag", etag)
             self.send_header("Last-Modified", formatdate(usegmt=True))
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-            site.requests.append((self.path, 200))
 
         def log_message(self, format: str, *args: object) -> None:
             pass
