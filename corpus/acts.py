@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-
 _ROMAN = {"I": "1", "II": "2", "III": "3"}
 
 

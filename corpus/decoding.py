@@ -100,9 +100,9 @@ def decode(data: bytes, *, markup: bool) -> tuple[str, str]:
         head = data[:4096]
         m = _XML_DECL.match(head) or _META.search(head)
         if m:
-            enc = _charset_name(m.group(1))
-            if enc is not None:
-                text, how = _strict(data, enc, "meta")
+            declared = _charset_name(m.group(1))
+            if declared is not None:
+                text, how = _strict(data, declared, "meta")
                 check_not_mojibake(text)
                 return text, how
     try:

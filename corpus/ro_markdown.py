@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from corpus.numbering import normalise_ro
-from corpus.ro_text import ALINEAT, LITERA, PUNCT, article_units, unify
+from corpus.ro_text import article_units, unify
 from corpus.ru_structure import RawUnit
 
 HEADING = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
@@ -95,7 +95,9 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
 
     def finish(next_has_title: bool) -> list[str]:
         nonlocal buf
-        body, margin, ctx = (buf, [], [])
+        body: list[str] = buf
+        margin: list[str] = []
+        ctx: list[str] = []
         if not next_has_title:
             body, margin, ctx = _split_margin_title(buf, after_context and current is None)
         if ctx and contexts:

@@ -57,7 +57,7 @@ def _units_table(docs: Sequence[Document]) -> pa.Table:
         cols["version"].extend([d.version] * n)
         if n:
             for name, values in zip(names, zip(*[(u.act, u.article, u.path, u.kind, u.number, u.heading, u.text,
-                                                  u.ord, u.status, u.context) for u in d.units]), strict=True):
+                                                  u.ord, u.status, u.context) for u in d.units], strict=True), strict=True):
                 cols[name].extend(values)
     return pa.table(cols, schema=UNIT_SCHEMA)
 

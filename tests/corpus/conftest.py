@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CORPUS = SHARED / "corpus"
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed(relative: str) -> tuple[Document | IngestError, ...]:
     path = CORPUS / relative
     if not path.exists():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,7 @@ def _sparse_2gb(tmp_path: Path) -> Path:
     return path
 
 
-CASES = [
+CASES: list[tuple[str, Callable[[Path], Path], str, str | None]] = [
     ("truncated portal page", lambda p: _put(p, "cut.html", PORTAL_PAGE.format(meta=META_UTF8).encode()[:600]),
      "truncated", "char "),
     ("truncated Akoma Ntoso", lambda p: _put(p, "cut.xml", AKN_FINAL.encode()[:700]), "malformed_xml", "line "),
@@ -72,7 +73,8 @@ def _put(folder: Path, name: str, data: bytes) -> Path:
 
 
 @pytest.mark.parametrize(("label", "make", "reason", "position"), CASES, ids=[c[0] for c in CASES])
-def test_a_bad_file_becomes_an_error_naming_file_reason_and_position(tmp_path: Path, label: str, make, reason: str,
+def test_a_bad_file_becomes_an_error_naming_file_reason_and_position(tmp_path: Path, label: str,
+                                                                     make: Callable[[Path], Path], reason: str,
                                                                      position: str | None) -> None:
     path = make(tmp_path)
     results = list(parse_path(path, "test"))
