@@ -9,7 +9,7 @@ shares the act written after its last member ("ст. 178, 179 и 180 ТК"), a r
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
@@ -21,6 +21,7 @@ from citations.model import Citation, Jurisdiction
 from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import fold, is_cyrillic_text, iso_date
 
+_ACT_THEN_ARTICLE = re.compile(r"[ \t]*[,:][ \t]*")
 _RO_DECISION_HINT = re.compile(r"decizi|hotarar|sentint|incheier|cedo|drepturilor omului|[ct]-\d")
 
 
@@ -131,6 +132,21 @@ class Extractor:
 
     def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], folded: str, j: Jurisdiction) -> None:
         g = ru if j == "ru" else ro
+        used = {u.act.start for u in units if u.act is not None}
+        ends = [a.end for a in acts]
+        for u in units:
+            if u.act is not None or u.ref is not None:
+                continue
+            i = bisect_right(ends, u.start) - 1
+            # sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"
+            if (
+                i >= 0
+                and acts[i].start not in used
+                and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start)
+            ):
+                a = acts[i]
+                u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
+                used.add(a.start)
         for i in range(len(units) - 2, -1, -1):
             u, nxt = units[i], units[i + 1]
             if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
@@ -162,8 +178,8 @@ class Extractor:
 
     def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction) -> list[Citation]:
         key = u.act.key if u.act is not None else None
-        end = _rstrip(text, u.start, u.act_end if u.act_end > 0 else u.items_end)
-        act_text = text[u.act_start : end].strip(" ,") if u.act_end > 0 else None
+        end = _rstrip(text, u.start, max(u.act_end, u.items_end))
+        act_text = text[u.act_start : u.act_end].strip(" ,;:\n\t") if u.act_end > 0 else None
         out: list[Citation] = []
         parts = u.parts or [("", u.start, u.start)]
         for n, (article, article_to, s, e, sub) in enumerate(u.items):

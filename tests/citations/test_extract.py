@@ -236,3 +236,16 @@ def test_citations_come_ordered_by_start() -> None:
     found: list[Citation] = extract("Постановление КС РФ от 01.01.2020 № 1-П и ст. 10 ГК РФ, ГПК РФ.")
     assert [c.start for c in found] == sorted(c.start for c in found)
     assert [c.kind for c in found] == ["decision", "article", "act"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Legea nr. 85/2014, art. 70", [("article", "ro/lege-85-2014", "70", None, None)]),
+        ("ГК РФ, ст. 1152", [("article", "ru/gk", "1152", None, None)]),
+    ],
+)
+def test_a_sources_list_entry_naming_the_act_first_is_one_article_citation(
+    text: str, expected: list[Row]
+) -> None:
+    assert rows(text) == expected
