@@ -15,7 +15,8 @@ from typing import Any
 from corpus.model import IngestFailure
 from corpus.numbering import normalise_ro
 from corpus.ro_text import article_units, repair_question_marks, unify
-from corpus.ru_structure import RawUnit
+from corpus.ru_resolution import parse_points
+from corpus.ru_structure import Line, RawUnit
 
 _BLOCK_SPLIT = re.compile(r"\n\s*\+\s*\n|\s{3,}\+\s{3,}")
 _PARA_SPLIT = re.compile(r"\s*\n\s*|\s{3,}")
@@ -83,9 +84,28 @@ def parse_record(rec: dict[str, Any], position: str) -> RecordDoc:
         act = f"ro/{slug}-{number_s}-{date[:4]}"
     link = _LINK_ID.search(str(rec.get("LinkHtml") or ""))
     doc_id = f"ro/just/{link.group(1)}" if link else f"ro/just/{slug or 'act'}-{number_s or '0'}-{date or 'undated'}"
-    units = _units(text)
+    # a judgment quotes the articles it applies; its own addressable units are its numbered paragraphs
+    units = _points(text) if is_decision else _units(text)
     return RecordDoc(doc_id, "decision" if is_decision else ("law" if slug else "other"), act, issuer, court,
                      number_s, date, title, units)
+
+
+_BARE_NUMBER = re.compile(r"^\d{1,3}\.$")
+
+
+def _points(text: str) -> list[RawUnit]:
+    """Court decisions number their paragraphs ``1.``, ``2.``...: those are the points a citation names."""
+    paras: list[str] = []
+    pending = ""
+    for p in _PARA_SPLIT.split(text):
+        if not p:
+            continue
+        if _BARE_NUMBER.match(p):
+            pending = p
+            continue
+        paras.append(f"{pending} {p}" if pending else p)
+        pending = ""
+    return parse_points([Line(p) for p in paras])
 
 
 def _units(text: str) -> list[RawUnit]:

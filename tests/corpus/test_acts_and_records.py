@@ -79,6 +79,12 @@ def test_a_record_split_into_articles_gives_one_unit_per_article() -> None:
     assert arts == ["unic", "I^13", "1", "2", "3", "4"]
 
 
+def test_a_constitutional_court_decision_is_its_numbered_paragraphs() -> None:
+    units = _records()["ro/just/311054"].units
+    assert [(u.path, u.kind) for u in units] == [(str(n), "point") for n in range(1, 18)]
+    assert units[3].text.startswith("4. Prin Sentința civilă nr. 6.689 din 23 octombrie 2020")
+
+
 def test_a_narrative_record_is_kept_as_one_text_unit() -> None:
     units = _records()["ro/just/272797"].units
     assert [(u.path, u.kind) for u in units] == [("text", "text")]
