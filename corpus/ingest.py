@@ -153,7 +153,7 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
     title, kind_word, number, part = _ru_title(titles or header, header)
     lower = title.lower()
     kind = "constitution" if "конституция" in lower else "code" if "кодекс" in lower else "law"
-    act = act_for_name(title, "ru") if kind != "law" else act_for_ru_law(kind_word, number, title)
+    # the portal's header lists amending laws ("в редакции ... № 77-ФЗ"): its own number is in the signature
     signed_all = list(_SIGNED.finditer("\n".join(ln.text for ln in lines[-80:])))
     signed = signed_all[-1] if signed_all else None
     date = iso_date(" ".join(header[:6])) if fmt != "portal-html" else None
@@ -161,6 +161,7 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
         number = signed.group(2)
     if signed and date is None:
         date = iso_date(signed.group(1))
+    act = act_for_name(title, "ru") if kind != "law" else act_for_ru_law(kind_word, number, title)
     redactions = [f"{y}-{m}-{d}" for d, m, y in _REDACTION.findall(" ".join(header))]
     version = f"{max(redactions)}+{digest[:8]}" if redactions else digest[:16]
     if act is not None:
@@ -190,11 +191,13 @@ def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | Non
         m = _RU_TYPE_LINE.match(t)
         if m:
             rest: list[str] = []
-            for nxt in titles[i + 1 :]:
-                if nxt.startswith("(") or not nxt.isupper():
+            for nxt in titles[i + 1 : i + 4]:
+                # a title in capitals may wrap over several lines; a mixed-case one is a single line
+                if nxt.startswith("(") or _GK_PART.match(nxt) or (rest and not nxt.isupper()):
                     break
                 rest.append(nxt)
-            name = clean(" ".join(rest)).capitalize()
+            name = clean(" ".join(rest))
+            name = name.capitalize() if name.isupper() else name
             return name or t, t, ru_law_number(number) if number and "-" in number else number, None
     return (clean(titles[0]) if titles else ""), "", number, part
 

@@ -78,16 +78,41 @@ def _split_margin_title(lines: list[str], after_context: bool) -> tuple[list[str
     return body, title, ctx
 
 
+_TITLE_LIKE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,78}$")
+
+
+def _titles_follow_headings(lines: list[str]) -> bool:
+    """Which layout the PDF had: the article title printed after its heading (a short line without a
+    full stop right below it) or in the margin (ending up before the next heading, as in the civil code)."""
+    after = before = 0
+    for i, raw in enumerate(lines):
+        if not raw.startswith("#"):
+            continue
+        m = HEADING.match(raw)
+        a = ARTICLE.match(m.group(2)) if m else None
+        if a is None or a.group(2):
+            continue
+        nxt = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        if _TITLE_LIKE.match(nxt):
+            after += 1
+        else:
+            before += 1
+        if after + before >= 60:
+            break
+    return after > before
+
+
 def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
     """Return (document title, units)."""
     text = unify(text)
+    all_lines = text.splitlines()
+    titles_after = _titles_follow_headings(all_lines)
     out: list[RawUnit] = []
     seen: set[str] = set()
     contexts: list[tuple[int, str]] = []
     title = ""
     current: tuple[str, str, str | None, str | None] | None = None
     buf: list[str] = []
-    pending_title: list[str] = []
     after_context = False
 
     def context_str() -> str | None:
@@ -98,18 +123,22 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
         body: list[str] = buf
         margin: list[str] = []
         ctx: list[str] = []
-        if not next_has_title:
+        if not next_has_title and not titles_after:
             body, margin, ctx = _split_margin_title(buf, after_context and current is None)
         if ctx and contexts:
             contexts[-1] = (contexts[-1][0], contexts[-1][1] + " — " + " ".join(ctx))
         if current is not None:
             number, written, heading, ctx_s = current
+            if titles_after and heading is None:
+                first = next((i for i, ln in enumerate(body) if ln.strip()), None)
+                if first is not None and _TITLE_LIKE.match(body[first].strip()):
+                    heading, body = body[first].strip(), body[first + 1 :]
             paras = [p for p in _paragraphs(body) if not NOTE.match(p) and not PAGE.match(p)]
             article_units(number, written, heading, paras, ctx_s, seen, out)
         buf = []
         return margin
 
-    for raw in text.splitlines():
+    for raw in all_lines:
         m = HEADING.match(raw) if raw.startswith("#") else None
         if m:
             level, content = len(m.group(1)), m.group(2)
@@ -138,5 +167,4 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
             continue
         buf.append(raw)
     finish(True)
-    del pending_title
     return title, out

@@ -63,3 +63,32 @@ LEGISLATIE_RECORD = {
     "Emitent": "Parlamentul", "Numar": "7", "TipAct": "LEGE", "DataVigoare": "2020-01-20",
     "Publicatie": "Monitorul Oficial", "LinkHtml": "http://legislatie.just.ro/Public/DetaliiDocument/900001",
 }
+
+RO_TITLES_BELOW = """# Codul de probă
+
+## TITLUL I — Dispoziții generale
+
+###### Articolul 1
+Obiectul codului
+Prezentul cod reglementează probele.
+
+###### Articolul 2
+Definiții
+(1) Proba este un exemplu.
+(2) Exemplul este o probă.
+"""
+
+PORTAL_LAW = """<html><head><meta charset="utf-8"></head><body>
+<p class="T">РОССИЙСКАЯ ФЕДЕРАЦИЯ</p>
+<p class="T">ФЕДЕРАЛЬНЫЙ ЗАКОН</p>
+<p class="T">Об обязательном страховании гражданской ответственности владельцев транспортных средств</p>
+<p class="C">(В редакции федеральных законов от 23.06.2003 № 77-ФЗ)</p>
+<p class="H">Глава I. Общие положения</p>
+<p class="H">Статья 1. Основные понятия</p>
+<p>Для целей настоящего Федерального закона используются следующие основные понятия:</p>
+<p class="I">Президент Российской Федерации В.Путин</p>
+<p>Москва, Кремль</p>
+<p>25 апреля 2002 года</p>
+<p>№ 40-ФЗ</p>
+</body></html>
+"""

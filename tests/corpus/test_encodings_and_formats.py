@@ -7,7 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
-from samples import AKN_FINAL, LAW_TEXT, LEGISLATIE_RECORD, META_1251, META_UTF8, PORTAL_PAGE
+from samples import (
+    AKN_FINAL,
+    LAW_TEXT,
+    LEGISLATIE_RECORD,
+    META_1251,
+    META_UTF8,
+    PORTAL_LAW,
+    PORTAL_PAGE,
+    RO_TITLES_BELOW,
+)
 
 from corpus.ingest import parse_path
 from corpus.model import Document, IngestError
@@ -87,3 +96,19 @@ def test_a_single_legislatie_json_record_is_a_document_with_alineate(tmp_path: P
     doc = _one(_write(tmp_path, "rec.json", json.dumps(LEGISLATIE_RECORD, ensure_ascii=False).encode()))
     assert isinstance(doc, Document), doc
     assert (doc.act, [u.path for u in doc.units]) == ("ro/lege-7-2020", ["1", "2", "2/1", "2/2"])
+
+
+def test_romanian_article_titles_printed_below_the_heading_are_headings(tmp_path: Path) -> None:
+    doc = _one(_write(tmp_path, "cod.md", RO_TITLES_BELOW.encode()))
+    assert isinstance(doc, Document), doc
+    assert [(u.path, u.heading) for u in doc.units if u.kind == "article"] == [
+        ("1", "Obiectul codului"), ("2", "Definiții")]
+    assert doc.units[0].text == "Prezentul cod reglementează probele."
+
+
+def test_a_federal_law_from_the_portal_gets_title_number_date_and_act_key(tmp_path: Path) -> None:
+    doc = _one(_write(tmp_path, "law.html", PORTAL_LAW.encode()))
+    assert isinstance(doc, Document), doc
+    assert (doc.kind, doc.number, doc.date, doc.act) == ("law", "40-ФЗ", "2002-04-25", "ru/osago")
+    assert doc.title.startswith("Об обязательном страховании")
+    assert doc.units[0].text == "Для целей настоящего Федерального закона используются следующие основные понятия:"
