@@ -8,7 +8,7 @@ from dagster import AssetExecutionContext, AssetSpec, MaterializeResult, Metadat
 
 from pipelines.automation import on_change
 from pipelines.resources import EtalonWarehouse
-from warehouse.catalog import memory_catalog
+from warehouse.catalog import memory_catalog, query
 from warehouse.lake import Lake
 
 TABLES = ("leaderboard", "leaderboard_indicative", "slices", "paired", "judge_agreement", "judge_disagreements",
@@ -19,9 +19,9 @@ def read_tables(lake: Lake) -> dict[str, pl.DataFrame]:
     """Current scores (through the same views analysts query), judgments and decisions."""
     con = memory_catalog(lake)
     try:
-        scores = con.execute("SELECT * FROM eval.scores WHERE is_current").pl()
-        judgments = con.execute("SELECT * FROM eval.judgments").pl()
-        decisions = con.execute("SELECT * FROM eval.decisions").pl()
+        scores = query(con, "SELECT * FROM eval.scores WHERE is_current")
+        judgments = query(con, "SELECT * FROM eval.judgments")
+        decisions = query(con, "SELECT * FROM eval.decisions")
     finally:
         con.close()
     return {"scores": scores, "judgments": judgments, "decisions": decisions}

@@ -5,7 +5,16 @@ import re
 from collections.abc import Iterator
 
 import pyarrow.compute as pc
-from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetExecutionContext, AssetKey, Output, asset, asset_check
+from dagster import (
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetExecutionContext,
+    AssetKey,
+    Nothing,
+    Output,
+    asset,
+    asset_check,
+)
 
 from assets._emit import emit
 from corpus.sources import sources_for
@@ -15,7 +24,7 @@ from pipelines.partitions import SOURCES
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(partitions_def=SOURCES, deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
+@asset(dagster_type=Nothing, partitions_def=SOURCES, deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
        description="Documents and their units (article, part, point) from one source; every version kept.")
 def corpus(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home = warehouse.paths()

@@ -8,6 +8,7 @@ from dagster import (
     AssetCheckResult,
     AssetDep,
     AssetExecutionContext,
+    Nothing,
     Output,
     asset,
     asset_check,
@@ -22,7 +23,7 @@ from pipelines.partitions import ETALONS
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(partitions_def=ETALONS, deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
+@asset(dagster_type=Nothing, partitions_def=ETALONS, deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
        description="Every version of one etalon (by code); removing its file archives it.")
 def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home, lake = warehouse.paths(), warehouse.lake()
@@ -32,12 +33,12 @@ def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Itera
     versions = {}
     for code in context.partition_keys:
         item = loaded.get(code)
-        held = item is None and any(code in f for f in result.failed_files)
+        held = item is None and code in result.failed_codes
         versions[code] = store.refresh_etalon(lake, code, item, held, at)
     yield from emit(context, versions, {"etalons": len(versions), "load_errors": len(result.errors)})
 
 
-@asset(partitions_def=ETALONS,
+@asset(dagster_type=Nothing, partitions_def=ETALONS,
        deps=["etalons", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        automation_condition=on_change(), group_name="etalons",
        description="The etalon's sources resolved against the corpus (bench.sources); re-run on corpus refresh.")

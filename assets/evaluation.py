@@ -14,6 +14,7 @@ from dagster import (
     AssetExecutionContext,
     BackfillPolicy,
     MultiToSingleDimensionPartitionMapping,
+    Nothing,
     Output,
     asset,
     asset_check,
@@ -51,7 +52,7 @@ def _over_cells(context: AssetExecutionContext, warehouse: EtalonWarehouse,
     yield from emit(context, versions, {"cells": len(versions), **{f"calls_{k}": v for k, v in stats.items()}})
 
 
-@asset(partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=[AssetDep("etalons", partition_mapping=_BY_ETALON),
              AssetDep("system_configs", partition_mapping=_BY_SYSTEM)],
        automation_condition=on_change(),
@@ -60,7 +61,7 @@ def answers(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Itera
     yield from _over_cells(context, warehouse, answer_cell)
 
 
-@asset(partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["answers", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        automation_condition=on_change(),
        description="Citations extracted from each answer and resolved against the corpus.")
@@ -68,7 +69,7 @@ def citations(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Ite
     yield from _over_cells(context, warehouse, cite_cell)
 
 
-@asset(partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["citations", AssetDep("etalon_sources", partition_mapping=_BY_ETALON), "judge_config"],
        automation_condition=on_change(),
        description="Two independent judge runs per element, yes/no with a checked literal quote.")
@@ -76,7 +77,7 @@ def judgments(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Ite
     yield from _over_cells(context, warehouse, judge_cell)
 
 
-@asset(partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["judgments", "reviews"],
        automation_condition=on_change(ignore_missing=["reviews", "judge_config"], code_version=True),
        code_version="scoring-1",

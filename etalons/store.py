@@ -76,9 +76,7 @@ def _old(rows: Sequence[dict[str, Any]], version: EtalonVersion, key: str) -> An
 
 
 def _author(etalon: Etalon) -> str | None:
-    extra = etalon.model_extra or {}
-    author = extra.get("author")
-    return str(author) if author else None
+    return etalon.author or None
 
 
 def _version(row: dict[str, Any]) -> EtalonVersion:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
@@ -94,6 +94,12 @@ class RunContext:
             return frozenset()
         return frozenset(a for a, s in zip(documents["act"].to_pylist(), documents["status"].to_pylist(),
                                            strict=True) if a and s == "repealed")
+
+    def memo(self, key: str, make: Callable[[], Any]) -> Any:
+        """A value shared by every cell of the run, computed once."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
     def benchmark_config(self, benchmark: str) -> dict[str, Any]:
         if "benchmarks" not in self._memo:

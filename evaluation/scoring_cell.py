@@ -38,7 +38,7 @@ def _candidates(ctx: RunContext, code: str, system_id: str, attempt: int) -> lis
 
 
 def _signed(ctx: RunContext, row: dict[str, Any]) -> bool:
-    sigs = ctx._memo.setdefault("signatures", ctx.lake.read_all("signatures").to_pylist())
+    sigs = ctx.memo("signatures", lambda: ctx.lake.read_all("signatures").to_pylist())
     return any(s["code"] == row["code"] and s["version"] == row["version"] for s in sigs)
 
 
@@ -55,8 +55,8 @@ def score_cell(ctx: RunContext, code: str, system_id: str) -> str:
                                 if r["version"] == row["version"]])
     citations = stored_citations(ctx, code, system_id)
     judgments = stored_judgments(ctx, code, system_id)
-    decisions = for_cell(ctx._memo.setdefault("decisions", all_decisions(ctx.lake)), code, system_id)
-    approved = [a for a in ctx._memo.setdefault("approvals", approvals(ctx.lake))
+    decisions = for_cell(ctx.memo("decisions", lambda: all_decisions(ctx.lake)), code, system_id)
+    approved = [a for a in ctx.memo("approvals", lambda: approvals(ctx.lake))
                 if a["code"] == code and a["system"] == system_id and a["version"] == row["version"]]
     signed = _signed(ctx, row)
     scores: list[dict[str, Any]] = []

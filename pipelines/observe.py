@@ -69,7 +69,7 @@ def fingerprints(home: Home, lake: Lake, known_codes: set[str]) -> tuple[dict[st
     for code in sorted(set(loaded) | known_codes):
         if code in loaded:
             etalon_prints[code] = loaded[code].file_hash
-        elif stored_files.get(code) in result.failed_files:
+        elif code in result.failed_codes or stored_files.get(code) in result.failed_files:
             etalon_prints[code] = "held"        # the file is there but broken: keep the last good version
         else:
             etalon_prints[code] = "archived"    # the file is gone

@@ -38,13 +38,15 @@ class RunLog:
 
     materialised: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     failures: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)   # a blocking check failed: downstream waits for a fix
     runs: int = 0
 
     def lines(self) -> list[str]:
         if not self.materialised:
             return ["nothing to materialise: everything is up to date"]
         out = [f"{asset}: {n} partition(s)" for asset, n in sorted(self.materialised.items())]
-        return [*out, f"({self.runs} run(s))", *(f"failed: {f}" for f in self.failures)]
+        return [*out, f"({self.runs} run(s))", *(f"check failed: {b}" for b in self.blocked),
+                *(f"failed: {f}" for f in self.failures)]
 
 
 def instance_for(home: Home) -> DagsterInstance:
@@ -148,28 +150,46 @@ def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, 
     log.runs += 1
     for key in keys:
         log.materialised[key.to_user_string()] += count
-    if not result.success:
+    blocked = [e for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"
+               and not e.event_specific_data.passed]  # type: ignore[union-attr]
+    for event in blocked:
+        check = event.event_specific_data
+        log.blocked.append(f"{check.asset_key.to_user_string()} {check.check_name}"  # type: ignore[union-attr]
+                           f"{where}")
+    if not result.success and not blocked:
         failure = next((e for e in result.all_events if e.is_step_failure), None)
         message = failure.event_specific_data.error.message.strip() if failure and \
             failure.event_specific_data and getattr(failure.event_specific_data, "error", None) else "failed"
         log.failures.append(f"{names}{where}: {message.splitlines()[0] if message else 'failed'}")
 
 
-def settle(instance: DagsterInstance, log: RunLog, echo: Callable[[str], None] = lambda _: None) -> None:
-    """Evaluate automation and execute its requests until nothing more is requested."""
-    defs = _defs()
-    storage = instance.run_storage
-    raw = storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR)
+def _tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
+    """One evaluation of every automation condition, from the stored cursor; the cursor is saved."""
     from dagster._core.definitions.asset_daemon_cursor import AssetDaemonCursor
     from dagster._serdes import deserialize_value, serialize_value
 
+    storage = instance.run_storage
+    raw = storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR)
     cursor = deserialize_value(raw, AssetDaemonCursor) if raw else None
-    keys = materialisable()
+    first = cursor is None
+    result = evaluate_automation_conditions(defs=_defs(), instance=instance, cursor=cursor)
+    storage.set_cursor_values({AUTOMATION_CURSOR: serialize_value(result.cursor)})
+    requests = {k: set(result.get_requested_partitions(k)) for k in materialisable() if result.get_num_requested(k)}
+    if first and not requests:
+        # The very first evaluation only takes stock; evaluate again so that what is there gets requested.
+        return _tick(instance)
+    return requests
+
+
+def absorb(instance: DagsterInstance) -> None:
+    """Advance automation past work done explicitly (the demo's full refresh) without repeating it."""
+    _tick(instance)
+
+
+def settle(instance: DagsterInstance, log: RunLog, echo: Callable[[str], None] = lambda _: None) -> None:
+    """Evaluate automation and execute its requests until nothing more is requested."""
     for _ in range(MAX_TICKS):
-        result = evaluate_automation_conditions(defs=defs, instance=instance, cursor=cursor)
-        cursor = result.cursor
-        storage.set_cursor_values({AUTOMATION_CURSOR: serialize_value(cursor)})
-        requests = {k: set(result.get_requested_partitions(k)) for k in keys if result.get_num_requested(k)}
+        requests = _tick(instance)
         if not requests:
             break
         execute(instance, requests, log, echo)
@@ -206,3 +226,10 @@ def materialise_all(home: Home, instance: DagsterInstance, groups: Sequence[int]
 
 def summary_json(log: RunLog) -> str:
     return json.dumps({"materialised": dict(log.materialised), "runs": log.runs, "failures": log.failures})
+
+
+def run_partition(instance: DagsterInstance, keys: list[AssetKey], partition: str) -> object:
+    """One run of the given assets for one partition; returns Dagster's result (its events carry metadata)."""
+    job = _defs().resolve_implicit_global_asset_job_def()
+    return job.execute_in_process(instance=instance, asset_selection=keys, partition_key=partition,
+                                  run_config=QUIET, raise_on_error=False)

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 import duckdb
+import polars as pl
 
 from warehouse.lake import Lake
 
@@ -89,3 +90,10 @@ def memory_catalog(lake: Lake) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(":memory:")
     create_views(con, lake)
     return con
+
+
+def query(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
+    """A query's result as a polars frame, through Arrow (no per-row Python objects)."""
+    result = pl.from_arrow(con.execute(sql).to_arrow_table())
+    assert isinstance(result, pl.DataFrame)
+    return result

@@ -1,0 +1,123 @@
+"""The `etalon` command (CONTRACT section 1).
+
+Exit status: 0 on success, 1 on a refused or failed operation (one-line reason on stderr), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pipelines.actions import Refused
+from warehouse.home import Home, resolve_home
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", default=argparse.SUPPRESS,
+                        help="warehouse folder (default: $ETALON_HOME or ./warehouse)")
+    parser = argparse.ArgumentParser(prog="etalon", parents=[common],
+                                     description="Etalon: an evaluation warehouse for legal AI.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("demo", parents=[common], help="run everything on the embedded sample and print the leaderboard")
+    sub.add_parser("update", parents=[common], help="materialise what changed since the last run")
+
+    corpus = sub.add_parser("corpus", parents=[common], help="the corpus of official texts")
+    corpus_sub = corpus.add_subparsers(dest="corpus_command", required=True)
+    ingest = corpus_sub.add_parser("ingest", parents=[common], help="parse files or folders into the warehouse")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    show = corpus_sub.add_parser("show", parents=[common], help="print the text a citation points to")
+    show.add_argument("citation")
+    show.add_argument("--jurisdiction", choices=["ru", "ro", "auto"], default="auto")
+
+    cite = sub.add_parser("cite", parents=[common], help="extract citations as JSON Lines")
+    cite.add_argument("file", nargs="?", type=Path)
+    cite.add_argument("--jurisdiction", choices=["ru", "ro", "auto"], default="auto")
+    cite.add_argument("--resolve", action="store_true", help="add `status` from the warehouse's corpus")
+
+    sign = sub.add_parser("sign", parents=[common], help="sign the current version of an etalon")
+    sign.add_argument("code")
+    sign.add_argument("--by", required=True)
+
+    answers = sub.add_parser("answers", parents=[common], help="answers of systems under test")
+    answers_sub = answers.add_subparsers(dest="answers_command", required=True)
+    imp = answers_sub.add_parser("import", parents=[common], help="import answers for a system of kind import")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--system", required=True)
+    imp.add_argument("--no-update", action="store_true", help="only store the answers; score them later")
+
+    review = sub.add_parser("review", parents=[common], help="human decisions")
+    review_sub = review.add_subparsers(dest="review_command", required=True)
+    lst = review_sub.add_parser("list", parents=[common], help="what needs a human decision")
+    lst.add_argument("--json", action="store_true")
+    decide = review_sub.add_parser("decide", parents=[common], help="record a decision on an item")
+    decide.add_argument("id")
+    decide.add_argument("value")
+    decide.add_argument("--by", required=True)
+    decide.add_argument("--note")
+    undo = review_sub.add_parser("undo", parents=[common], help="revoke a decision")
+    undo.add_argument("decision_id")
+    undo.add_argument("--by", required=True)
+    approve = review_sub.add_parser("approve", parents=[common], help="approve an evaluation once nothing is open")
+    approve.add_argument("system")
+    approve.add_argument("code")
+    approve.add_argument("--by", required=True)
+    return parser
+
+
+def _echo(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    home = resolve_home(getattr(args, "home", None))
+    try:
+        return _dispatch(args, home)
+    except Refused as exc:
+        print(f"etalon: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as exc:
+        print(f"etalon: {exc}", file=sys.stderr)
+        return 1
+
+
+def _dispatch(args: argparse.Namespace, home: Home) -> int:
+    from pipelines import cli_commands as c
+
+    command = args.command
+    if command == "demo":
+        return c.demo(home)
+    if command == "update":
+        return c.update(home)
+    if command == "corpus":
+        return c.corpus_ingest(home, args.paths) if args.corpus_command == "ingest" else \
+            c.corpus_show(home, args.citation, args.jurisdiction)
+    if command == "cite":
+        return c.cite(home, args.file, args.jurisdiction, args.resolve)
+    if command == "sign":
+        return c.sign(home, args.code, args.by)
+    if command == "answers":
+        return c.answers_import(home, args.file, args.system, update=not args.no_update)
+    if command == "review":
+        if args.review_command == "list":
+            return c.review_list(home, as_json=args.json)
+        if args.review_command == "decide":
+            return c.review_decide(home, args.id, args.value, args.by, args.note)
+        if args.review_command == "undo":
+            return c.review_undo(home, args.decision_id, args.by)
+        return c.review_approve(home, args.system, args.code, args.by)
+    raise AssertionError(command)
+
+
+def print_json_lines(records: Sequence[dict[str, object]]) -> None:
+    for record in records:
+        print(json.dumps(record, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""The bodies of the `etalon` commands: thin calls into the runner and the actions."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dagster import AssetKey
+
+from pipelines import actions
+from pipelines.actions import Refused
+from pipelines.cli import print_json_lines
+from pipelines.runner import RunLog, instance_for, run_partition
+from pipelines.runner import update as run_update
+from warehouse.home import Home
+from warehouse.lake import Lake
+
+
+def _echo(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def demo(home: Home) -> int:
+    from pipelines.demo import leaderboard_text, run_demo
+
+    log = run_demo(home.root, _echo)
+    for line in log.lines():
+        _echo(line)
+    print(leaderboard_text(home))
+    print(f"\nwarehouse: {home.catalog}\nreport: {home.report_dir / 'index.html'}")
+    return 0 if not log.failures else 1
+
+
+def update(home: Home) -> int:
+    log = run_update(home, _echo)
+    for line in log.lines():
+        print(line)
+    return 0 if not log.failures else 1
+
+
+def corpus_ingest(home: Home, paths: list[Path]) -> int:
+    from corpus.sources import save_source_list, source_for_path, sources_for
+    from pipelines.observe import observe
+    from warehouse.catalog import build_catalog
+
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise Refused(f"{missing[0]}: no such file or folder")
+    wanted = [source_for_path(p) for p in paths]
+    existing = sources_for(home.sources_file, home.inbox)
+    save_source_list(home.sources_file, existing, wanted)
+    lake = Lake(home.lake)
+    lake.ensure_schemas()
+    instance = instance_for(home)
+    observe(instance, home, lake)
+    totals = {"added": 0, "changed": 0, "unchanged": 0, "failed": 0, "units_added": 0}
+    failed_runs = 0
+    for source in wanted:
+        result: Any = run_partition(instance, [AssetKey("corpus")], source.name)
+        if not result.success:
+            failed_runs += 1
+        for event in result.get_asset_materialization_events():
+            meta = event.materialization.metadata
+            counts = {k: int(meta[k].value) for k in totals if k in meta}
+            for key, value in counts.items():
+                totals[key] += value
+            print(f"{source.path}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
+            if counts.get("failed"):
+                print(str(meta["errors"].value), file=sys.stderr)
+    build_catalog(home.catalog, lake)
+    print(f"documents added {totals['added']}, changed {totals['changed']}, unchanged {totals['unchanged']}, "
+          f"failed {totals['failed']}; units added {totals['units_added']}")
+    return 1 if failed_runs else 0
+
+
+def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
+    from citations import extract, resolve
+
+    found = extract(citation, jurisdiction)  # type: ignore[arg-type]
+    if not found:
+        raise Refused(f"{citation!r} is not a citation Etalon recognises (expected e.g. 'ст. 1152 ГК РФ' or "
+                      "'art. 1.272 C.civ.')")
+    lake = Lake(home.lake)
+    resolution = resolve(found[:1], actions.corpus_lookup(lake))[0]
+    if resolution.status != "found" or not resolution.doc_id:
+        raise Refused(f"{citation}: {resolution.status}: {resolution.reason}")
+    units = lake.read_all("corpus_units").to_pylist()
+    path = resolution.unit_path or ""
+    hits = [u for u in units if u["doc_id"] == resolution.doc_id and u.get("is_current") is not False
+            and (u["path"] == path)]
+    if not hits:
+        raise Refused(f"{citation}: found in {resolution.doc_id} but its text is not stored")
+    unit = hits[0]
+    heading = f" {unit['heading']}" if unit.get("heading") else ""
+    print(f"{resolution.citation.act} {unit['number'] or unit['article']}{heading}  [{resolution.doc_id} {path}]")
+    print(unit["text"])
+    return 0
+
+
+def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:
+    from citations import extract, resolve
+
+    text = file.read_text(encoding="utf-8") if file else sys.stdin.read()
+    found = extract(text, jurisdiction)  # type: ignore[arg-type]
+    if not with_status:
+        print_json_lines([c.to_record() for c in found])
+        return 0
+    lookup = actions.corpus_lookup(Lake(home.lake))
+    print_json_lines([r.citation.to_record(status=r.status) for r in resolve(found, lookup)])
+    return 0
+
+
+def sign(home: Home, code: str, by: str) -> int:
+    version = actions.sign(home, code, by)
+    print(f"signed {code} version {version} by {by}")
+    return 0
+
+
+def answers_import(home: Home, file: Path, system: str, update: bool) -> int:
+    summary = actions.import_answers(home, file, system)
+    for error in summary.errors:
+        print(error, file=sys.stderr)
+    print(f"imported {summary.imported} answer(s) for {system}; {len(summary.errors)} line(s) rejected")
+    if summary.imported and update:
+        log = run_update(home, _echo)
+        for line in log.lines():
+            _echo(line)
+    return 0 if summary.imported or not summary.errors else 1
+
+
+def review_list(home: Home, as_json: bool) -> int:
+    items = actions.review_items(Lake(home.lake))
+    if as_json:
+        print_json_lines([{**i, "options": json.loads(i["options"])} for i in items])
+        return 0
+    for i in items:
+        print(f"{i['id']}\t{i['system']}\t{i['code']}\t{i['version']}\t{i['attempt']}\t{i['target']}\t"
+              f"{i['why']}\t[{'|'.join(json.loads(i['options']))}]")
+    if not items:
+        print("nothing needs a decision", file=sys.stderr)
+    return 0
+
+
+def _rescore(home: Home) -> RunLog:
+    return run_update(home, _echo)
+
+
+def review_decide(home: Home, item_id: str, value: str, by: str, note: str | None) -> int:
+    decision_id = actions.decide(home, item_id, value, by, note)
+    _rescore(home)
+    print(decision_id)
+    return 0
+
+
+def review_undo(home: Home, decision_id: str, by: str) -> int:
+    actions.undo(home, decision_id, by)
+    _rescore(home)
+    print(f"undone {decision_id}")
+    return 0
+
+
+def review_approve(home: Home, system: str, code: str, by: str) -> int:
+    n = actions.approve(home, system, code, by)
+    _rescore(home)
+    print(f"approved {n} answer(s) of {system} on {code}")
+    return 0
