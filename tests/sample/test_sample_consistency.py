@@ -239,11 +239,25 @@ def test_every_answer_line_names_an_existing_code_and_has_text(system: str, line
     assert all(isinstance(s, str) and s for s in answer.get("sources", []))
 
 
+def critical_candidates(system: str, code: str) -> int:
+    """How many critical-error candidates evaluation/candidates.py prepares for a stielegi answer: one per found
+    decision the answer cites, one per mandatory source, and one for the rule in reverse."""
+    etalon = etalons()[code]
+    answer = next(a for s, _, a in answer_lines() if s == system and a["code"] == code)
+    cited = " ".join([answer["text"], *answer.get("sources", [])])
+    decisions_cited = {m.group(0) for m in re.finditer(r"Decizia nr\. [IVXLC\d]+/\d{4} a ÎCCJ", cited)}
+    mandatory = sum(s["priority"] == "mandatory" for s in etalon["sources"])
+    return int(len(decisions_cited) + mandatory + (1 if mandatory else 0))
+
+
 @pytest.mark.parametrize("item", decisions(), ids=lambda d: f"{d['system']}:{d['code']}:{d['target']}")
 def test_every_decision_names_a_known_system_code_and_a_valid_target(item: dict[str, Any]) -> None:
     assert item["system"] in system_ids()
     assert item["code"] in etalons()
     targets = valid_targets(etalons()[item["code"]])
+    if etalons()[item["code"]]["methodology"] == "stielegi":
+        n = critical_candidates(item["system"], item["code"])
+        targets.update({f"critical:{i}": ("yes", "no") for i in range(1, n + 1)})
     assert item["target"] in targets, f"{item['code']} has no element {item['target']!r}"
     assert item["decision"] in targets[item["target"]]
     assert item["by"]
