@@ -1,9 +1,15 @@
-"""Configured corpus sources: where official texts come from.
+"""Configured corpus sources: folders or files on disk, HTTP indexes, and the inbox folder.
 
-Data engineers list sources in `sources.yaml` (in $ETALON_HOME, or $ETALON_SOURCES): folders of files, or HTTP
-indexes fetched with conditional requests. Without a file, the embedded abridged sample is the only source.
-`etalon corpus ingest PATH` adds folder sources here, so a later `etalon update` or the daily schedule keeps
-refreshing them.
+The list lives in ``$ETALON_HOME/sources.yaml`` (or ``$ETALON_SOURCES``)::
+
+    sources:
+      - name: ru-codes            # the partition key of the corpus asset
+        path: /data/pravo-gov-ru  # a folder (read recursively) or one file
+      - name: legislatie
+        url: https://example.org/index.json   # an HTTP index, see corpus.http_source
+
+The inbox (``$ETALON_HOME/inbox``) is always a source named ``inbox``: files dropped there are picked
+up by the sensor without editing the list.
 """
 
 from __future__ import annotations
@@ -12,85 +18,97 @@ import hashlib
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from warehouse.home import SAMPLE_CORPUS
-from warehouse.lake import write_bytes_atomic
+from corpus.http_source import STATE_FILE, write_atomic
 
-
-class SourceConfig(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    kind: Literal["folder", "http"] = "folder"
-    path: str | None = None      # folder sources
-    url: str | None = None       # http sources: an index of documents
+INBOX = "inbox"
+_SLUG = re.compile(r"[^a-z0-9]+")
 
 
-class SourcesFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class Source:
+    name: str
+    path: Path | None = None
+    url: str | None = None
 
-    sources: list[SourceConfig] = Field(default_factory=list)
-
-
-DEFAULT = SourceConfig(name="sample", kind="folder", path=str(SAMPLE_CORPUS))
-
-
-def load_sources(path: Path) -> list[SourceConfig]:
-    if not path.exists():
-        return [DEFAULT]
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        return list(SourcesFile.model_validate(data).sources)
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise ValueError(f"{path}: expected `sources:` as a list of {{name, kind, path|url}}: {exc}") from exc
+    @property
+    def kind(self) -> str:
+        return "http" if self.url else "folder"
 
 
-def save_sources(path: Path, sources: Sequence[SourceConfig]) -> None:
-    data = {"sources": [s.model_dump(exclude_none=True) for s in sources]}
-    write_bytes_atomic(path, yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8"))
+def _entry(item: object, file: Path, index: int) -> Source:
+    if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
+        raise ValueError(f"{file}: sources[{index}]: expected a mapping with a non-empty 'name'")
+    path, url = item.get("path"), item.get("url")
+    if (path is None) == (url is None):
+        raise ValueError(f"{file}: sources[{index}] ({item['name']}): give exactly one of 'path' or 'url'")
+    if url is not None:
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ValueError(f"{file}: sources[{index}] ({item['name']}): 'url' must be an http(s) URL")
+        return Source(item["name"], url=url)
+    if not isinstance(path, str):
+        raise ValueError(f"{file}: sources[{index}] ({item['name']}): 'path' must be a string")
+    p = Path(path).expanduser()
+    return Source(item["name"], path=p if p.is_absolute() else (file.parent / p).resolve())
 
 
-def source_for_path(folder: Path) -> SourceConfig:
-    """A stable source name for a folder the user ingests: its name plus a short hash of its location."""
-    resolved = folder.resolve()
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", resolved.name).strip("-.") or "files"
-    digest = hashlib.sha1(str(resolved).encode("utf-8")).hexdigest()[:6]
-    return SourceConfig(name=f"{slug}-{digest}", kind="folder", path=str(resolved))
+def load_sources(sources_file: Path) -> list[Source]:
+    if not sources_file.exists():
+        return []
+    data = yaml.safe_load(sources_file.read_text(encoding="utf-8")) or {}
+    items = data.get("sources") if isinstance(data, dict) else None
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ValueError(f"{sources_file}: 'sources' must be a list")
+    return [_entry(item, sources_file, i) for i, item in enumerate(items)]
 
 
-def fingerprint(source: SourceConfig, staging: Path) -> str:
-    """Cheap change detector: names, sizes and modification times of the files behind a source."""
-    root = Path(source.path) if source.kind == "folder" and source.path else staging
-    digest = hashlib.sha256(source.model_dump_json().encode("utf-8"))
-    if root.is_file():
-        entries = [root]
-    elif root.is_dir():
-        entries = sorted(p for p in root.rglob("*") if p.is_file())
-    else:
-        entries = []
-    for entry in entries:
-        stat = entry.stat()
-        digest.update(f"{entry}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    if source.kind == "http":
-        digest.update(os.environ.get("ETALON_HTTP_EPOCH", "").encode())
-    return digest.hexdigest()[:16]
+def sources_for(sources_file: Path, inbox: Path) -> list[Source]:
+    """Every configured source, then the inbox; names are unique (the first one wins)."""
+    out: dict[str, Source] = {}
+    for s in load_sources(sources_file):
+        out.setdefault(s.name, s)
+    out.setdefault(INBOX, Source(INBOX, path=inbox))
+    return list(out.values())
 
 
-def sources_for(sources_file: Path, inbox: Path) -> list[SourceConfig]:
-    """The configured sources, plus the inbox folder when it exists: files dropped there are picked up."""
-    found = load_sources(sources_file)
-    if inbox.is_dir() and all(s.name != "inbox" for s in found):
-        found.append(SourceConfig(name="inbox", kind="folder", path=str(inbox)))
-    return found
+def source_for_path(path: Path) -> Source:
+    """A source for a path given on the command line; the same path always gets the same name."""
+    resolved = path.expanduser().resolve()
+    slug = _SLUG.sub("-", resolved.name.lower()).strip("-")[:40] or "root"
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:8]
+    return Source(f"{slug}-{digest}", path=resolved)
 
 
-def save_source_list(path: Path, existing: Sequence[SourceConfig], wanted: Sequence[SourceConfig]) -> None:
-    """Add `wanted` sources to the file, keeping what it had (and the sample, when it was implicit)."""
-    names = {s.name for s in existing}
-    merged = [s for s in existing if s.name != "inbox"] + [s for s in wanted if s.name not in names]
-    save_sources(path, merged)
+def save_source_list(sources_file: Path, existing: Sequence[Source], wanted: Sequence[Source]) -> None:
+    """Add the wanted sources to the list (the inbox stays implicit); written atomically."""
+    merged: dict[str, Source] = {s.name: s for s in existing if s.name != INBOX}
+    for s in wanted:
+        merged.setdefault(s.name, s)
+    items = [{"name": s.name, "url": s.url} if s.url else {"name": s.name, "path": str(s.path)}
+             for s in merged.values()]
+    write_atomic(sources_file, yaml.safe_dump({"sources": items}, allow_unicode=True, sort_keys=False).encode())
+
+
+def fingerprint(source: Source, staging: Path) -> str:
+    """Changes when a file under the source is added, removed or modified (by size and mtime).
+
+    An HTTP source cannot be observed without asking the server, so its fingerprint is the state of
+    its local mirror: the daily schedule fetches it, the mirror changes, and downstream follows.
+    """
+    h = hashlib.sha256()
+    root = staging if source.url else source.path
+    if root is None or not root.exists():
+        return "absent"
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+    for f in files:
+        if source.url and f.name == STATE_FILE:
+            continue
+        st = os.stat(f)
+        h.update(f"{f.relative_to(root) if f != root else f.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]

@@ -1,8 +1,8 @@
-"""Refreshing one corpus source into the lake, and reading the corpus back for lookups.
+"""One corpus source into the lake: parse, merge with the stored versions, write atomically.
 
-A source's partition holds every version of its documents: re-ingesting an unchanged document changes
-nothing, a changed one adds a version and keeps the old, so etalons and judgments that used the old text can
-still be explained.
+Each source is one partition of ``corpus_documents``, ``corpus_units`` and ``ingest_errors``; the files
+are replaced whole (the lake writes atomically), units before documents, so a reader never sees a
+current document whose units are missing.
 """
 
 from __future__ import annotations
@@ -11,97 +11,89 @@ import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from corpus.http_source import fetch_index
+from corpus.ingest import parse_path
 from corpus.model import Document, IngestError
-from corpus.sources import SourceConfig
-from warehouse.lake import Lake
+from corpus.sources import Source
+from corpus.tables import errors_table, merge_versions
+
+
+class LakeLike(Protocol):
+    def read(self, table: str, *key: str) -> pa.Table: ...
+    def read_all(self, table: str) -> pa.Table: ...
+    def write(self, table: str, key: tuple[str, ...], data: pa.Table) -> Path: ...
 
 
 @dataclass(frozen=True)
 class RefreshSummary:
-    source: str
     added: int
     changed: int
     unchanged: int
     failed: int
     units_added: int
+    errors: tuple[IngestError, ...]
     data_version: str
-    errors: tuple[IngestError, ...] = ()
 
 
-def now() -> str:
+def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def source_folder(source: SourceConfig, staging: Path) -> Path:
-    """Where the files of a source are: the folder itself, or the staging copy of an HTTP index."""
-    if source.kind == "folder":
-        if not source.path:
-            raise ValueError(f"source {source.name!r}: a folder source needs `path`")
-        return Path(source.path)
-    from corpus.http_source import fetch_index  # the corpus' only network code
+def _with_ingested_at(documents: pa.Table, previous: pa.Table, at: str) -> pa.Table:
+    """Keep the first-seen time of versions already stored; stamp new versions with ``at``."""
+    seen: dict[tuple[str, str], str] = {}
+    if previous.num_rows and "ingested_at" in previous.column_names:
+        for d, v, t in zip(previous.column("doc_id").to_pylist(), previous.column("version").to_pylist(),
+                           previous.column("ingested_at").to_pylist(), strict=True):
+            if t:
+                seen[(d, v)] = t
+    stamps = [seen.get((d, v), at) for d, v in zip(documents.column("doc_id").to_pylist(),
+                                                   documents.column("version").to_pylist(), strict=True)]
+    if "ingested_at" in documents.column_names:
+        documents = documents.drop_columns(["ingested_at"])
+    return documents.append_column("ingested_at", pa.array(stamps, pa.string()))
 
-    if not source.url:
-        raise ValueError(f"source {source.name!r}: an http source needs `url`")
-    fetch_index(source.url, staging)
-    return staging
 
-
-def refresh_source(lake: Lake, source: SourceConfig, staging: Path) -> RefreshSummary:
-    """Parse every file of the source and merge the result into its partition, keeping old versions."""
-    from corpus.ingest import parse_path
-    from corpus.tables import errors_table, merge_versions
-
-    folder = source_folder(source, staging)
-    documents: list[Document] = []
+def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSummary:
+    at = _now()
     errors: list[IngestError] = []
-    for item in parse_path(folder, source.name):
-        (errors if isinstance(item, IngestError) else documents).append(item)  # type: ignore[arg-type]
+    root = source.path
+    if source.url:
+        fetched = fetch_index(source.url, staging, source=source.name)
+        errors.extend(fetched.errors)
+        root = staging
+    docs: list[Document] = []
+    if root is not None and root.exists():
+        for r in parse_path(root, source.name):
+            if isinstance(r, Document):
+                docs.append(r)
+            else:
+                errors.append(r)
     previous_docs = lake.read("corpus_documents", source.name)
     previous_units = lake.read("corpus_units", source.name)
-    merged = merge_versions(
-        previous_docs if previous_docs.num_rows else None,
-        previous_units if previous_units.num_rows else None,
-        documents,
-    )
-    at = now()
-    # Errors first, units before documents: a reader never sees a document whose units are missing.
-    lake.write("ingest_errors", (source.name,), errors_table(errors, at))
+    merged = merge_versions(previous_docs if previous_docs.num_rows else None,
+                            previous_units if previous_units.num_rows else None, docs)
     lake.write("corpus_units", (source.name,), merged.units)
-    lake.write("corpus_documents", (source.name,), _stamp(merged.documents, at))
-    return RefreshSummary(
-        source=source.name,
-        added=merged.added,
-        changed=merged.changed,
-        unchanged=merged.unchanged,
-        failed=len(errors),
-        units_added=merged.units_added,
-        data_version=content_version(merged.documents),
-        errors=tuple(errors),
-    )
+    lake.write("corpus_documents", (source.name,), _with_ingested_at(merged.documents, previous_docs, at))
+    lake.write("ingest_errors", (source.name,), errors_table(errors, at))
+    current = merged.documents.filter(merged.documents["is_current"])
+    return RefreshSummary(merged.added, merged.changed, merged.unchanged, len(errors), merged.units_added,
+                          tuple(errors), _version_of(current))
 
 
-def _stamp(documents: pa.Table, at: str) -> pa.Table:
-    if "ingested_at" in documents.column_names:
-        return documents
-    return documents.append_column("ingested_at", pa.array([at] * documents.num_rows, pa.string()))
+def _version_of(current_documents: pa.Table) -> str:
+    pairs = sorted(zip(current_documents.column("doc_id").to_pylist(),
+                       current_documents.column("content_hash").to_pylist(), strict=True))
+    return hashlib.sha256(repr(pairs).encode()).hexdigest()[:16]
 
 
-def content_version(documents: pa.Table) -> str:
-    """The corpus version of a source: a hash of the content hashes of its current documents."""
-    if documents.num_rows == 0:
-        return "empty"
-    current = documents.filter(pc.equal(documents["is_current"], True)) if "is_current" in \
-        documents.column_names else documents
-    hashes = sorted(str(h) for h in current["content_hash"].to_pylist())
-    return hashlib.sha256("\n".join(hashes).encode("utf-8")).hexdigest()[:16]
-
-
-def current_tables(lake: Lake) -> tuple[pa.Table, pa.Table]:
-    """(documents, units) of the current versions across every source: what citations resolve against."""
+def current_tables(lake: LakeLike) -> tuple[pa.Table, pa.Table]:
+    """Current versions of every document of every source, and their units."""
     documents = lake.read_all("corpus_documents")
     units = lake.read_all("corpus_units")
     if documents.num_rows:
@@ -111,6 +103,7 @@ def current_tables(lake: Lake) -> tuple[pa.Table, pa.Table]:
     return documents, units
 
 
-def corpus_version(lake: Lake) -> str:
+def corpus_version(lake: LakeLike) -> str:
+    """Changes whenever any current document changes: etalon checks record which corpus they saw."""
     documents, _ = current_tables(lake)
-    return content_version(documents)
+    return _version_of(documents) if documents.num_rows else "empty"
