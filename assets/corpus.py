@@ -10,6 +10,7 @@ from dagster import (
     AssetCheckResult,
     AssetExecutionContext,
     AssetKey,
+    BackfillPolicy,
     Nothing,
     Output,
     asset,
@@ -24,21 +25,21 @@ from pipelines.partitions import SOURCES
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=Nothing, partitions_def=SOURCES, deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
+@asset(dagster_type=Nothing, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
        description="Documents and their units (article, part, point) from one source; every version kept.")
 def corpus(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home = warehouse.paths()
     sources = {s.name: s for s in sources_for(home.sources_file, home.inbox)}
-    name = context.partition_key
-    if name not in sources:
-        raise ValueError(f"corpus source {name!r} is not configured in {home.sources_file}")
-    summary = refresh_source(warehouse.lake(), sources[name], home.root / "sources" / name)
-    errors = "\n".join(f"- {e.file}: {e.reason} ({e.position or '-'})" for e in summary.errors[:20])
-    yield from emit(context, {name: summary.data_version}, {
-        "added": summary.added, "changed": summary.changed, "unchanged": summary.unchanged,
-        "failed": summary.failed, "units_added": summary.units_added,
-        "errors": errors or "none",
-    })
+    versions, totals, errors = {}, dict.fromkeys(("added", "changed", "unchanged", "failed", "units_added"), 0), []
+    for name in context.partition_keys:
+        if name not in sources:
+            raise ValueError(f"corpus source {name!r} is not configured in {home.sources_file}")
+        summary = refresh_source(warehouse.lake(), sources[name], home.root / "sources" / name)
+        versions[name] = summary.data_version
+        for key in totals:
+            totals[key] += getattr(summary, key)
+        errors += [f"- {e.file}: {e.reason} ({e.position or '-'})" for e in summary.errors]
+    yield from emit(context, versions, {**totals, "errors": "\n".join(errors[:50]) or "none"})
 
 
 def article_order(article: str) -> tuple[int, ...]:
@@ -60,10 +61,12 @@ def _known(registry: object, act: str) -> bool:
 
 @asset_check(asset=corpus, partitions_def=SOURCES, description="No article without text, no duplicate paths.")
 def corpus_units_well_formed(context: AssetCheckExecutionContext, warehouse: EtalonWarehouse) -> AssetCheckResult:
-    units = warehouse.lake().read("corpus_units", context.partition_key)
-    if units.num_rows:
-        units = units.filter(pc.fill_null(units["is_current"], True))
-    rows = units.select(["doc_id", "path", "kind", "text", "status"]).to_pylist()
+    rows = []
+    for source in context.partition_keys:
+        units = warehouse.lake().read("corpus_units", source)
+        if units.num_rows:
+            units = units.filter(pc.fill_null(units["is_current"], True))
+        rows += units.select(["doc_id", "path", "kind", "text", "status"]).to_pylist()
     empty = [f"{r['doc_id']} {r['path']}" for r in rows
              if r["kind"] == "article" and r["status"] != "repealed" and not (r["text"] or "").strip()]
     seen: set[tuple[str, str]] = set()
@@ -80,9 +83,11 @@ def corpus_units_well_formed(context: AssetCheckExecutionContext, warehouse: Eta
 
 @asset_check(asset=corpus, partitions_def=SOURCES, description="Articles numbered in order within a document.")
 def corpus_numbering_in_order(context: AssetCheckExecutionContext, warehouse: EtalonWarehouse) -> AssetCheckResult:
-    units = warehouse.lake().read("corpus_units", context.partition_key)
     out_of_order: list[str] = []
-    if units.num_rows:
+    for source in context.partition_keys:
+        units = warehouse.lake().read("corpus_units", source)
+        if not units.num_rows:
+            continue
         units = units.filter(pc.fill_null(units["is_current"], True))
         last: dict[str, tuple[object, ...]] = {}
         for r in units.select(["doc_id", "kind", "article", "ord"]).to_pylist():
@@ -102,7 +107,8 @@ def corpus_acts_resolve(context: AssetCheckExecutionContext, warehouse: EtalonWa
     from citations.registry import default_registry
 
     registry = default_registry()
-    docs = warehouse.lake().read("corpus_documents", context.partition_key).to_pylist()
+    docs = [d for source in context.partition_keys
+            for d in warehouse.lake().read("corpus_documents", source).to_pylist()]
     unknown = sorted({d["act"] for d in docs if d["act"] and not _known(registry, d["act"])})
     return AssetCheckResult(passed=not unknown, metadata={"unknown_acts": ", ".join(unknown) or "none"})
 

@@ -8,6 +8,7 @@ from dagster import (
     AssetCheckResult,
     AssetDep,
     AssetExecutionContext,
+    BackfillPolicy,
     Nothing,
     Output,
     asset,
@@ -23,7 +24,7 @@ from pipelines.partitions import ETALONS
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=Nothing, partitions_def=ETALONS, deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
+@asset(dagster_type=Nothing, partitions_def=ETALONS, backfill_policy=BackfillPolicy.single_run(), deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
        description="Every version of one etalon (by code); removing its file archives it.")
 def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home, lake = warehouse.paths(), warehouse.lake()
@@ -38,7 +39,7 @@ def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Itera
     yield from emit(context, versions, {"etalons": len(versions), "load_errors": len(result.errors)})
 
 
-@asset(dagster_type=Nothing, partitions_def=ETALONS,
+@asset(dagster_type=Nothing, partitions_def=ETALONS, backfill_policy=BackfillPolicy.single_run(),
        deps=["etalons", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        automation_condition=on_change(), group_name="etalons",
        description="The etalon's sources resolved against the corpus (bench.sources); re-run on corpus refresh.")
@@ -69,11 +70,14 @@ def etalon_sources(context: AssetExecutionContext, warehouse: EtalonWarehouse) -
              description="Every source the etalon cites exists in the corpus: an etalon citing a missing "
                          "source cannot be signed, and is not evaluated until fixed.")
 def sources_in_corpus(context: AssetCheckExecutionContext, warehouse: EtalonWarehouse) -> AssetCheckResult:
-    rows = store.read_sources(warehouse.lake(), context.partition_key)
-    current = store.current(warehouse.lake(), context.partition_key)
-    version = current[0]["version"] if current else None
-    bad = [r for r in rows if r["version"] == version and r["status"] not in ("found", "unverifiable")]
-    listing = "\n".join(f"- `{r['citation']}`: {r['status']} ({r['reason']})" for r in bad)
+    lake = warehouse.lake()
+    bad = []
+    for code in context.partition_keys:
+        current = store.current(lake, code)
+        version = current[0]["version"] if current else None
+        bad += [r for r in store.read_sources(lake, code)
+                if r["version"] == version and r["status"] not in ("found", "unverifiable")]
+    listing = "\n".join(f"- {r['code']} `{r['citation']}`: {r['status']} ({r['reason']})" for r in bad)
     return AssetCheckResult(passed=not bad, metadata={"unresolved": len(bad), "sources": listing or "none"})
 
 

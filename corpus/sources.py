@@ -56,9 +56,19 @@ def _entry(item: object, file: Path, index: int) -> Source:
     return Source(item["name"], path=p if p.is_absolute() else (file.parent / p).resolve())
 
 
+SAMPLE = "sample"
+
+
+def default_sources() -> list[Source]:
+    """Without a sources file, the embedded abridged sample is the corpus (what `etalon demo` runs on)."""
+    from warehouse.home import SAMPLE_CORPUS
+
+    return [Source(SAMPLE, path=SAMPLE_CORPUS)]
+
+
 def load_sources(sources_file: Path) -> list[Source]:
     if not sources_file.exists():
-        return []
+        return default_sources()
     data = yaml.safe_load(sources_file.read_text(encoding="utf-8")) or {}
     items = data.get("sources") if isinstance(data, dict) else None
     if items is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,6 +77,7 @@ def _echo(message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     home = resolve_home(getattr(args, "home", None))
+    os.environ["ETALON_HOME"] = str(home.root)  # in-process Dagster runs resolve the same warehouse
     try:
         return _dispatch(args, home)
     except Refused as exc:

@@ -89,8 +89,11 @@ def materialisable() -> list[AssetKey]:
 
 
 def execute(instance: DagsterInstance, requests: dict[AssetKey, set[str | None]], log: RunLog,
-            echo: Callable[[str], None] = lambda _: None) -> None:
-    """Execute requested asset partitions, stage by stage; cells in contiguous ranges, one run each."""
+            echo: Callable[[str], None] = lambda _: None, ranges: bool = False) -> None:
+    """Execute requested asset partitions, stage by stage; cells in contiguous ranges, one run each.
+
+    Sources and etalons run one partition per run (so each blocking check speaks for one etalon), unless
+    `ranges` asks for ranges there too (a full refresh, where the per-run cost would dominate)."""
     job = _defs().resolve_implicit_global_asset_job_def()
     by_group: dict[int, dict[AssetKey, set[str | None]]] = defaultdict(dict)
     for key, parts in requests.items():
@@ -99,15 +102,14 @@ def execute(instance: DagsterInstance, requests: dict[AssetKey, set[str | None]]
         batch = by_group[group]
         if group == 3:
             _run(job, instance, sorted(batch, key=str), None, log, echo)
-        elif group == 2:
-            order = {k: i for i, k in enumerate(CELLS.get_partition_keys(dynamic_partitions_store=instance))}
-            for keys, parts in _by_selection(batch).items():
-                for first, last, n in _ranges(sorted(parts, key=lambda p: order.get(p, -1)), order):
-                    _run(job, instance, list(keys), (first, last), log, echo, count=n)
         else:
+            definition = {0: SOURCES, 1: ETALONS, 2: CELLS}[group]
+            order = {k: i for i, k in enumerate(definition.get_partition_keys(dynamic_partitions_store=instance))}
             for keys, parts in _by_selection(batch).items():
-                for part in sorted(parts):
-                    _run(job, instance, list(keys), (part, part), log, echo)
+                ordered = sorted(parts, key=lambda p: order.get(p, -1))
+                spans = _ranges(ordered, order) if ranges or group == 2 else ((p, p, 1) for p in ordered)
+                for first, last, n in spans:
+                    _run(job, instance, list(keys), (first, last), log, echo, count=n)
 
 
 def _by_selection(batch: dict[AssetKey, set[str | None]]) -> dict[tuple[AssetKey, ...], set[str]]:
@@ -221,7 +223,7 @@ def materialise_all(home: Home, instance: DagsterInstance, groups: Sequence[int]
             requests[key] = {None}
         else:
             requests[key] = set(spec.partitions_def.get_partition_keys(dynamic_partitions_store=instance))
-    execute(instance, {k: v for k, v in requests.items() if v}, log, echo)
+    execute(instance, {k: v for k, v in requests.items() if v}, log, echo, ranges=True)
 
 
 def summary_json(log: RunLog) -> str:
