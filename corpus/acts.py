@@ -45,3 +45,35 @@ def act_for_ru_law(kind_word: str, number: str | None, title: str) -> str | None
     if key is None and number and re.fullmatch(r"\d+-фз", number.lower()):
         key = f"ru/fz-{number.split('-')[0]}"
     return key
+
+
+# How the registry writes each Romanian act type; the web service's TipAct is mapped to these slugs first.
+_RO_PHRASE = {
+    "lege": "Legea", "oug": "Ordonanța de urgență a Guvernului", "og": "Ordonanța Guvernului",
+    "hg": "Hotărârea Guvernului", "decret": "Decretul",
+}
+
+
+def act_for_ro_act(slug: str | None, number: str | None, year: str | None, title: str) -> str | None:
+    """A Romanian act's key: the registry's answer first, ``ro/<type>-<number>-<year>`` only when it has none.
+
+    The registry is asked about the record's own name only (its title as a whole, then its type, number
+    and year as a citation writes them), never about the acts a title mentions: "LEGE nr. 87/2026 pentru
+    completarea Ordonanței ... nr. 119/2006" is law 87/2026, not the ordinance it amends.
+    """
+    from citations.registry import default_registry
+
+    reg = default_registry()
+    key = reg.key_for(title, "ro") if title.strip() else None
+    if key is None and slug in _RO_PHRASE and number and year:
+        key = reg.key_for(f"{_RO_PHRASE[slug]} nr. {number}/{year}", "ro")
+    if key is None and slug and number and year:
+        key = f"ro/{slug}-{number}-{year}".lower()
+    return key
+
+
+def is_code(key: str | None) -> bool:
+    """Whether the registry files an act as a code: a law that enacts one (Law 53/2003) is read as the code."""
+    from citations.registry import default_registry
+
+    return key is not None and default_registry().kind_of(key) == "code"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from corpus.acts import act_for_ro_act, is_code
 from corpus.model import IngestFailure
 from corpus.numbering import normalise_ro
 from corpus.ro_text import article_units, repair_question_marks, unify
@@ -78,15 +79,17 @@ def parse_record(rec: dict[str, Any], position: str) -> RecordDoc:
     court = None
     if is_decision and issuer:
         court = next((short for long, short in _COURTS if long in issuer), issuer)
-    act = None
     slug = _TYPE_SLUG.get(tip)
-    if slug and number_s and date:
-        act = f"ro/{slug}-{number_s}-{date[:4]}"
+    if slug == "hg" and issuer and "GUVERN" not in issuer:
+        slug = "hotarare"  # a chamber's or authority's decision is not a Government decision (HG)
+    # a judgment is no act: what its title names is the act it reviews
+    act = None if is_decision else act_for_ro_act(slug, number_s, date[:4] if date else None, title)
     link = _LINK_ID.search(str(rec.get("LinkHtml") or ""))
     doc_id = f"ro/just/{link.group(1)}" if link else f"ro/just/{slug or 'act'}-{number_s or '0'}-{date or 'undated'}"
     # a judgment quotes the articles it applies; its own addressable units are its numbered paragraphs
     units = _points(text) if is_decision else _units(text)
-    return RecordDoc(doc_id, "decision" if is_decision else ("law" if slug else "other"), act, issuer, court,
+    kind = "decision" if is_decision else "code" if is_code(act) else "law" if slug else "other"
+    return RecordDoc(doc_id, kind, act, issuer, court,
                      number_s, date, title, units)
 
 

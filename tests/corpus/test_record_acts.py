@@ -1,0 +1,74 @@
+"""Web-service records take their act key from the citations registry before any generic form."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import parsed
+from samples import LEGISLATIE_RECORD
+
+from corpus.ingest import parse_path
+from corpus.model import Document
+from corpus.ro_json import parse_record
+
+SAMPLE = Path(__file__).resolve().parents[2] / "corpus" / "sample" / "ro" / "legislatie"
+
+
+@cache
+def _sample() -> dict[str, Document]:
+    return {d.doc_id: d for d in parse_path(SAMPLE, "sample") if isinstance(d, Document)}
+
+
+def _fixtures() -> dict[str, Document]:
+    return {d.doc_id: d for d in parsed("ro/legislatie-just-ro-soap/fixtures.jsonl") if isinstance(d, Document)}
+
+
+def _record(**fields: str) -> dict[str, Any]:
+    return {**LEGISLATIE_RECORD, **fields}
+
+
+@pytest.mark.parametrize(("doc_id", "act"), [
+    ("ro/just/128647", "ro/cmuncii"),
+    ("ro/just/171282", "ro/cfiscal"),
+    ("ro/just/29749", "ro/og-2-2001"),
+    ("ro/just/159159", "ro/oug-34-2014"),
+    ("ro/just/56981", "ro/lege-31-1990"),
+    ("ro/just/87811", None),
+])
+def test_a_sample_record_gets_the_registrys_canonical_act_key(doc_id: str, act: str | None) -> None:
+    assert _sample()[doc_id].act == act
+
+
+def test_every_unit_of_the_labour_code_record_carries_the_canonical_key() -> None:
+    assert {u.act for u in _sample()["ro/just/128647"].units} == {"ro/cmuncii"}
+
+
+@pytest.mark.parametrize(("doc_id", "kind"), [("ro/just/128647", "code"), ("ro/just/159286", "law")])
+def test_a_law_that_enacts_a_code_is_filed_as_a_code(doc_id: str, kind: str) -> None:
+    assert _sample()[doc_id].kind == kind
+
+
+@pytest.mark.parametrize(("doc_id", "act"), [
+    ("ro/just/311094", "ro/lege-87-2026"),  # its title amends an ordinance: the law is still law 87/2026
+    ("ro/just/311056", None),  # a notice published under a law is not that law
+    ("ro/just/156732", "ro/hotarare-14-2014"),  # a chamber's decision is no Government decision (HG)
+    ("ro/just/63470", "ro/decret-651-2005"),
+])
+def test_a_fixture_record_is_keyed_by_its_own_name_not_by_acts_its_title_mentions(
+    doc_id: str, act: str | None
+) -> None:
+    assert _fixtures()[doc_id].act == act
+
+
+@pytest.mark.parametrize(("fields", "act"), [
+    ({"Titlu": "LEGE nr. 287 din 17 iulie 2009 privind Codul civil", "Numar": "287"}, "ro/cciv"),
+    ({"Titlu": "LEGE nr. 134 din 1 iulie 2010 privind Codul de procedură civilă", "Numar": "134"}, "ro/cpc"),
+    ({"Titlu": "ORDONANȚĂ nr. 2 din 12 iulie 2001 privind contravențiile", "Numar": "2", "TipAct": "ORDONANȚĂ"},
+     "ro/og-2-2001"),
+    ({"Titlu": "LEGE nr. 999 din 3 martie 2021 privind probele", "Numar": "999"}, "ro/lege-999-2021"),
+])
+def test_an_authored_record_gets_the_registry_key_or_else_the_generic_one(fields: dict[str, str], act: str) -> None:
+    assert parse_record(_record(**fields), "line 1").act == act
