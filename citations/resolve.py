@@ -11,9 +11,11 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from citations.model import Citation, Resolution
 from citations.registry import default_registry
+from citations.units import EMPTY, NUMBERED_TEXT, UnitTree, build_trees, part_levels
 
 
 class Lookup(Protocol):
@@ -35,6 +37,10 @@ class Lookup(Protocol):
 
     def has_court(self, court: str) -> bool: ...
 
+    def units(self, doc_id: str) -> UnitTree:
+        """Every unit of a document, for the part of an article or the point of a resolution."""
+        ...
+
 
 class SetLookup:
     """An in-memory Lookup over the corpus tables (or over plain rows, for tests)."""
@@ -44,8 +50,13 @@ class SetLookup:
         articles: Iterable[tuple[str, str, str, str]],
         acts: Iterable[tuple[str, str]] = (),
         decisions: Iterable[tuple[str, str, str]] = (),
+        units: Iterable[tuple[str, str, str | None, str, bool]] | None = None,
     ) -> None:
-        """articles: (doc_id, act, article, path); acts: (doc_id, act); decisions: (doc_id, court, number)."""
+        """articles: (doc_id, act, article, path); acts: (doc_id, act); decisions: (doc_id, court, number);
+        units: (doc_id, path, kind, jurisdiction, text opens with 'N.') of every unit, decisions' points
+        included (citations.units.build_trees); without it the article rows stand for the units, any part
+        word fitting any level."""
+        articles = list(articles)
         self._units: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
         self._by_article: dict[str, set[str]] = defaultdict(set)
         self._acts: dict[str, set[str]] = defaultdict(set)
@@ -66,17 +77,26 @@ class SetLookup:
         for doc_id, court, number in decisions:
             self._decisions[(court, _decision_number(number))].append(doc_id)
             self._courts.add(court)
+        if units is None:
+            units = ((doc_id, path, None, "", False) for doc_id, _, _, path in articles)
+        self._trees = build_trees(units)
 
     @classmethod
     def from_tables(cls, documents: pa.Table, units: pa.Table) -> SetLookup:
         """Build from the corpus tables; columns as in CONTRACT section 3 (extra columns are ignored)."""
         d = documents.to_pydict()
         u = units.select(
-            [c for c in ("doc_id", "act", "article", "path") if c in units.column_names]
+            [c for c in ("doc_id", "act", "article", "path", "kind") if c in units.column_names]
         ).to_pydict()
         missing = {"doc_id", "act", "article", "path"} - set(u)
         if missing:
             raise ValueError(f"units table: missing column(s) {sorted(missing)}")
+        n_units = units.num_rows
+        if "text" in units.column_names and "kind" in u:
+            numbered = pc.fill_null(pc.match_substring_regex(units["text"], NUMBERED_TEXT), False).to_pylist()
+            unit_kinds = u["kind"]
+        else:  # without the text a numbered пункт cannot be told from a часть: any word fits any level
+            numbered, unit_kinds = [False] * n_units, [None] * n_units
         articles = [
             (doc, act, str(art), path or f"{art}")
             for doc, act, art, path in zip(u["doc_id"], u["act"], u["article"], u["path"], strict=True)
@@ -93,7 +113,15 @@ class SetLookup:
             for doc, kind, court, num in zip(d["doc_id"], kinds, courts, numbers, strict=True)
             if court and num is not None and kind != "act"
         ]
-        return cls(articles, acts, decisions)
+        jurisdictions = dict(zip(d["doc_id"], d.get("jurisdiction", [None] * n), strict=True))
+        tree_rows = [
+            (doc, path, kind, jurisdictions.get(doc) or (act or "")[:2], num)
+            for doc, act, path, kind, num in zip(
+                u["doc_id"], u["act"], u["path"], unit_kinds, numbered, strict=True
+            )
+            if path is not None
+        ]
+        return cls(articles, acts, decisions, tree_rows)
 
     def has_act(self, act: str) -> bool:
         return act in self._acts
@@ -112,6 +140,9 @@ class SetLookup:
 
     def has_court(self, court: str) -> bool:
         return court in self._courts
+
+    def units(self, doc_id: str) -> UnitTree:
+        return self._trees.get(doc_id, EMPTY)
 
 
 def resolve(citations: Sequence[Citation], lookup: Lookup) -> list[Resolution]:
@@ -165,7 +196,11 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
         )
     doc_id, path = first[0]
     span = f"articles {c.article}-{c.article_to}" if c.article_to else f"article {c.article}"
-    return Resolution(c, "found", doc_id, path, others, f"{span} of {c.act} found in {doc_id}")
+    if c.part and not c.article_to:
+        # the deepest unit the part leads to; the article itself when its first level is not in the corpus
+        path = lookup.units(doc_id).deepest(path, part_levels(c.part))
+        span = f"{span} ({c.part})"
+    return Resolution(c, "found", doc_id, path, others, f"{span} of {c.act} found in {doc_id} at {path}")
 
 
 def _decision(c: Citation, lookup: Lookup) -> Resolution:
@@ -182,6 +217,12 @@ def _decision(c: Citation, lookup: Lookup) -> Resolution:
     if c.number is None:
         return Resolution(c, "not_found", None, None, (), f"the decision of {court} has no number to look up")
     docs = lookup.decision(court, c.number)
+    if len(docs) == 1 and c.point is not None:
+        if c.point not in lookup.units(docs[0]):
+            return Resolution(c, "not_found", docs[0], None, (),
+                              f"{court} No {c.number} ({docs[0]}) has no point {c.point} in the corpus")  # fmt: skip
+        return Resolution(c, "found", docs[0], c.point, (), f"point {c.point} of {court} No {c.number} found "
+                          f"in {docs[0]}")  # fmt: skip
     if len(docs) == 1:
         return Resolution(c, "found", docs[0], None, (), f"{court} No {c.number} found in {docs[0]}")
     if len(docs) > 1:

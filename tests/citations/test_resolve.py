@@ -15,13 +15,13 @@ DOCUMENTS = pa.table({
     "number": [None, None, None, "9", None, "766"],
 })  # fmt: skip
 UNITS = pa.table({
-    "doc_id": ["gk1", "gk3", "gk3", "gk3", "tk", "tk", "cciv", "cciv"],
-    "act": ["ru/gk", "ru/gk", "ru/gk", "ru/gk", "ru/tk", "ru/tk", "ro/cciv", "ro/cciv"],
-    "article": ["10", "1152", "1153", "1154", "81", "10", "1272", "1273"],
-    "path": ["ст. 10", "ст. 1152", "ст. 1153", "ст. 1154", "ст. 81", "ст. 10", "art. 1272", "art. 1273"],
-    "kind": ["article"] * 8,
-    "text": ["..."] * 8,
-    "status": ["in_force"] * 8,
+    "doc_id": ["gk1", "gk3", "gk3", "gk3", "tk", "tk", "cciv", "cciv", "plenum9"],
+    "act": ["ru/gk", "ru/gk", "ru/gk", "ru/gk", "ru/tk", "ru/tk", "ro/cciv", "ro/cciv", None],
+    "article": ["10", "1152", "1153", "1154", "81", "10", "1272", "1273", "36"],
+    "path": ["ст. 10", "ст. 1152", "ст. 1153", "ст. 1154", "ст. 81", "ст. 10", "art. 1272", "art. 1273", "36"],
+    "kind": ["article"] * 8 + ["point"],
+    "text": ["..."] * 9,
+    "status": ["in_force"] * 9,
 })  # fmt: skip
 LOOKUP = SetLookup.from_tables(DOCUMENTS, UNITS)
 
@@ -41,6 +41,7 @@ def status_of(text: str) -> str:
         ("ст. 1152–1199 ГК РФ", "not_found"),
         ("ст. 5 ЖК РФ", "unknown_act"),
         ("п. 36 постановления Пленума ВС РФ от 29.05.2012 № 9", "found"),
+        ("п. 37 постановления Пленума ВС РФ от 29.05.2012 № 9", "not_found"),
         ("постановление Пленума ВС РФ от 01.01.2015 № 77", "not_found"),
         ("Decizia CCR nr. 766/2011", "found"),
         ("Curtea de Apel Cluj, Decizia nr. 412/2019", "unverifiable"),
