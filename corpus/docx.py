@@ -14,16 +14,21 @@ from corpus.limits import Limits, parse_xml, read_zip_member
 from corpus.ru_structure import Line, clean
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-# field codes, deleted revisions and metadata are not text a reader sees
-_HIDDEN = (_W + "instrText", _W + "delText", _W + "rPr", _W + "pPr", _W + "sectPr")
+_P = _W + "p"
+# field codes and deleted revisions are not text a reader sees; run and paragraph properties hold no text
+_HIDDEN = frozenset({_W + "instrText", _W + "delText"})
 
 
 def docx_lines(path: Path, limits: Limits) -> list[Line]:
     root = parse_xml(read_zip_member(path, "word/document.xml", limits))
-    etree.strip_elements(root, *_HIDDEN, with_tail=False)
-    for el in root.iter(_W + "tab", _W + "br", _W + "cr"):
-        el.tail = " " + (el.tail or "")
-    for p in root.iter(_W + "p"):
-        p.tail = "\n" + (p.tail or "")
+    # one walk marks everything (a strip and two iterations walked the 7.7 MB tree three times)
+    for el in root.iter(_P, _W + "tab", _W + "br", _W + "cr", *_HIDDEN):
+        tag = el.tag
+        if tag == _P:
+            el.tail = "\n" + el.tail if el.tail else "\n"
+        elif tag in _HIDDEN:
+            el.text = None
+        else:
+            el.tail = " " + el.tail if el.tail else " "
     text = etree.tostring(root, method="text", encoding="unicode")
     return [Line(t) for t in map(clean, text.split("\n")) if not t.startswith("КонсультантПлюс: примечание")]

@@ -1,0 +1,32 @@
+"""What a reader of a DOCX sees is what the ingester reads: no field codes, no deleted revisions."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from corpus.docx import docx_lines
+from corpus.limits import DEFAULT_LIMITS
+
+_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _docx(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "sample.docx"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("word/document.xml", f'<w:document {_NS}><w:body>{body}</w:body></w:document>')
+    return path
+
+
+@pytest.mark.parametrize(("body", "lines"), [
+    ("<w:p><w:r><w:t>Статья 1.</w:t></w:r></w:p><w:p><w:r><w:t>Текст</w:t></w:r></w:p>", ["Статья 1.", "Текст"]),
+    ('<w:p><w:r><w:t>1.</w:t><w:tab/><w:t>Часть</w:t></w:r></w:p>', ["1. Часть"]),
+    ('<w:p><w:r><w:t>до</w:t><w:br/><w:t>после</w:t></w:r></w:p>', ["до после"]),
+    ('<w:p><w:r><w:instrText> HYPERLINK "x" </w:instrText></w:r><w:r><w:t>ссылка</w:t></w:r></w:p>', ["ссылка"]),
+    ('<w:p><w:del><w:r><w:delText>старое </w:delText></w:r></w:del><w:r><w:t>новое</w:t></w:r></w:p>', ["новое"]),
+    ('<w:p><w:pPr><w:pStyle w:val="a"/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t>жирный</w:t></w:r></w:p>', ["жирный"]),
+])
+def test_a_docx_reads_as_its_visible_paragraphs(tmp_path: Path, body: str, lines: list[str]) -> None:
+    assert [ln.text for ln in docx_lines(_docx(tmp_path, body), DEFAULT_LIMITS) if ln.text] == lines
