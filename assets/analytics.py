@@ -49,7 +49,7 @@ def compute(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     can_subset=True,
     description="Leaderboard with intervals, slices, paired comparisons, judge agreement, pass@k, calibration.",
 )
-def analytics_tables(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[MaterializeResult]:
+def analytics_tables(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[MaterializeResult[None]]:
     lake = warehouse.lake()
     results = compute(read_tables(lake))
     for name in context.selected_output_names:
@@ -77,7 +77,7 @@ def _cell(value: Any) -> str:
 
 @asset(deps=list(TABLES), group_name="analytics", automation_condition=on_change(),
        description="A static HTML report ($ETALON_HOME/report/index.html) with the leaderboard and its plots.")
-def report(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> MaterializeResult:
+def report(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> MaterializeResult[None]:
     from evaluation.report_build import build_report
 
     path = build_report(warehouse.paths(), warehouse.lake())

@@ -11,13 +11,12 @@ from dagster import (
     AssetExecutionContext,
     AssetKey,
     BackfillPolicy,
-    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._emit import emit
+from assets._emit import NOTHING, emit
 from corpus.sources import sources_for
 from corpus.store import refresh_source
 from pipelines.automation import on_change
@@ -25,7 +24,7 @@ from pipelines.partitions import SOURCES
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=Nothing, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
+@asset(dagster_type=NOTHING, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
        description="Documents and their units (article, part, point) from one source; every version kept.")
 def corpus(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home = warehouse.paths()

@@ -9,13 +9,12 @@ from dagster import (
     AssetDep,
     AssetExecutionContext,
     BackfillPolicy,
-    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._emit import emit
+from assets._emit import NOTHING, emit
 from etalons import store
 from etalons.loader import load_benchmarks
 from etalons.verify import verify_sources
@@ -24,7 +23,7 @@ from pipelines.partitions import ETALONS
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=Nothing, partitions_def=ETALONS, backfill_policy=BackfillPolicy.single_run(), deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
+@asset(dagster_type=NOTHING, partitions_def=ETALONS, backfill_policy=BackfillPolicy.single_run(), deps=["etalon_files"], automation_condition=on_change(), group_name="etalons",
        description="Every version of one etalon (by code); removing its file archives it.")
 def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home, lake = warehouse.paths(), warehouse.lake()
@@ -39,7 +38,7 @@ def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Itera
     yield from emit(context, versions, {"etalons": len(versions), "load_errors": len(result.errors)})
 
 
-@asset(dagster_type=Nothing, partitions_def=ETALONS, backfill_policy=BackfillPolicy.single_run(),
+@asset(dagster_type=NOTHING, partitions_def=ETALONS, backfill_policy=BackfillPolicy.single_run(),
        deps=["etalons", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        automation_condition=on_change(), group_name="etalons",
        description="The etalon's sources resolved against the corpus (bench.sources); re-run on corpus refresh.")

@@ -14,13 +14,12 @@ from dagster import (
     AssetExecutionContext,
     BackfillPolicy,
     MultiToSingleDimensionPartitionMapping,
-    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._emit import emit
+from assets._emit import NOTHING, emit
 from evaluation.cells import RunContext, answer_cell, cite_cell, judge_cell
 from evaluation.client import ModelClient
 from evaluation.scoring_cell import score_cell
@@ -52,7 +51,7 @@ def _over_cells(context: AssetExecutionContext, warehouse: EtalonWarehouse,
     yield from emit(context, versions, {"cells": len(versions), **{f"calls_{k}": v for k, v in stats.items()}})
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=[AssetDep("etalons", partition_mapping=_BY_ETALON),
              AssetDep("system_configs", partition_mapping=_BY_SYSTEM)],
        automation_condition=on_change(),
@@ -61,7 +60,7 @@ def answers(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Itera
     yield from _over_cells(context, warehouse, answer_cell)
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["answers", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        automation_condition=on_change(),
        description="Citations extracted from each answer and resolved against the corpus.")
@@ -69,7 +68,7 @@ def citations(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Ite
     yield from _over_cells(context, warehouse, cite_cell)
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["citations", AssetDep("etalon_sources", partition_mapping=_BY_ETALON), "judge_config"],
        automation_condition=on_change(),
        description="Two independent judge runs per element, yes/no with a checked literal quote.")
@@ -77,7 +76,7 @@ def judgments(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Ite
     yield from _over_cells(context, warehouse, judge_cell)
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["judgments", "reviews"],
        automation_condition=on_change(ignore_missing=["reviews", "judge_config"], code_version=True),
        code_version="scoring-1",

@@ -27,7 +27,8 @@ def now() -> str:
 
 
 def stored_history(lake: Lake, code: str) -> list[dict[str, Any]]:
-    return lake.read("etalon_versions", code).to_pylist()
+    found: list[dict[str, Any]] = lake.read("etalon_versions", code).to_pylist()
+    return found
 
 
 def refresh_etalon(lake: Lake, code: str, loaded: LoadedEtalon | None, held: bool, at: str) -> str:
@@ -106,7 +107,8 @@ def write_sources(lake: Lake, code: str, checks: Sequence[SourceCheck], corpus_v
 
 
 def read_sources(lake: Lake, code: str) -> list[dict[str, Any]]:
-    return lake.read("etalon_sources", code).to_pylist()
+    found: list[dict[str, Any]] = lake.read("etalon_sources", code).to_pylist()
+    return found
 
 
 def write_errors(lake: Lake, result: LoadResult, at: str) -> None:

@@ -21,7 +21,7 @@ from corpus.store import corpus_version, current_tables
 from etalons import store as etalon_store
 from etalons.model import Etalon
 from evaluation.client import ModelClient
-from evaluation.records import Answer, Decision, Judgment
+from evaluation.records import Answer, Judgment
 from evaluation.systems import JudgeConfig, SystemConfig, SystemsFile
 from warehouse.home import Home
 from warehouse.lake import Lake
@@ -119,7 +119,7 @@ def answer_row(answer: Answer) -> dict[str, Any]:
 def answer_from_row(row: Mapping[str, Any]) -> Answer:
     sources = tuple(json.loads(row["sources"])) if row.get("sources") else ()
     fields = Answer.__dataclass_fields__
-    data = {k: row.get(k) for k in fields if k != "sources"}
+    data: dict[str, Any] = {k: row.get(k) for k in fields if k != "sources"}
     return Answer(**data, sources=sources)
 
 
@@ -202,7 +202,7 @@ def cite_cell(ctx: RunContext, code: str, system_id: str) -> str:
             continue
         body = extract(answer.text, etalon.jurisdiction)
         seen = {_citation_key(c) for c in body}
-        listed = []
+        listed: list[Any] = []
         for source in answer.sources:
             listed.extend(c for c in extract(source, etalon.jurisdiction) if _citation_key(c) not in seen)
         for in_text, group in ((True, body), (False, listed)):
@@ -216,7 +216,8 @@ def cite_cell(ctx: RunContext, code: str, system_id: str) -> str:
 
 
 def stored_citations(ctx: RunContext, code: str, system_id: str) -> list[dict[str, Any]]:
-    return ctx.lake.read("citations", code, system_id).to_pylist()
+    found: list[dict[str, Any]] = ctx.lake.read("citations", code, system_id).to_pylist()
+    return found
 
 
 # -- judgments ------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ re-materialising unchanged inputs requests nothing downstream, and one changed e
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from dagster import AssetSelection
 from dagster import AutomationCondition as AC
@@ -15,7 +16,7 @@ from dagster import AutomationCondition as AC
 DATA_VERSION_TAG = "dagster/data_version"
 
 
-def on_change(ignore_missing: Sequence[str] = (), code_version: bool = False) -> AC:
+def on_change(ignore_missing: Sequence[str] = (), code_version: bool = False) -> AC[Any]:
     """Eager on data-version changes, waiting for upstream blocking checks.
 
     `ignore_missing` names inputs that are legitimately absent for most partitions (decisions: most cells

@@ -107,14 +107,14 @@ def store_benchmarks(lake: Lake, result: LoadResult) -> None:
 
 def observe(instance: DagsterInstance, home: Home, lake: Lake, record: bool = True) -> Observation:
     """Add new partitions and record a new data version for every input whose fingerprint changed."""
-    known_codes = set(instance.get_dynamic_partitions(ETALONS.name))
+    known_codes = set(instance.get_dynamic_partitions(str(ETALONS.name)))
     prints, problems = fingerprints(home, lake, known_codes)
     obs = Observation(problems=problems)
     for definition, asset in ((SOURCES, "corpus_files"), (ETALONS, "etalon_files"), (SYSTEMS, "system_configs")):
-        existing = set(instance.get_dynamic_partitions(definition.name))
-        new = sorted(set(prints[asset]) - existing)
+        name = str(definition.name)
+        new = sorted(set(prints[asset]) - set(instance.get_dynamic_partitions(name)))
         if new:
-            obs.new_partitions[definition.name] = new
+            obs.new_partitions[name] = new
     last = _last(instance)
     for asset, parts in prints.items():
         before = last.get(asset, {})

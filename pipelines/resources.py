@@ -8,7 +8,7 @@ from warehouse.home import Home, resolve_home
 from warehouse.lake import Lake
 
 
-class EtalonWarehouse(ConfigurableResource):  # type: ignore[misc]
+class EtalonWarehouse(ConfigurableResource):  # type: ignore[type-arg]
     """Resolved at run time from ETALON_HOME / ETALON_ETALONS / ETALON_SYSTEMS unless `home` is set."""
 
     home: str = ""

@@ -12,10 +12,12 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from dagster import (
     AssetKey,
     DagsterInstance,
+    Definitions,
     DynamicPartitionsDefinition,
     MultiPartitionsDefinition,
     evaluate_automation_conditions,
@@ -61,7 +63,7 @@ def instance_for(home: Home) -> DagsterInstance:
     return DagsterInstance.get()
 
 
-def _defs():  # type: ignore[no-untyped-def]
+def _defs() -> Definitions:
     from pipelines.definitions import defs
 
     return defs
@@ -106,19 +108,19 @@ def execute(instance: DagsterInstance, requests: dict[AssetKey, set[str | None]]
             definition = {0: SOURCES, 1: ETALONS, 2: CELLS}[group]
             order = {k: i for i, k in enumerate(definition.get_partition_keys(dynamic_partitions_store=instance))}
             for keys, parts in _by_selection(batch).items():
-                ordered = sorted(parts, key=lambda p: order.get(p, -1))
+                ordered = sorted((p for p in parts if p is not None), key=lambda p: order.get(p, -1))
                 spans = _ranges(ordered, order) if ranges or group == 2 else ((p, p, 1) for p in ordered)
                 for first, last, n in spans:
                     _run(job, instance, list(keys), (first, last), log, echo, count=n)
 
 
-def _by_selection(batch: dict[AssetKey, set[str | None]]) -> dict[tuple[AssetKey, ...], set[str]]:
+def _by_selection(batch: dict[AssetKey, set[str | None]]) -> dict[tuple[AssetKey, ...], set[str | None]]:
     per_partition: dict[str, list[AssetKey]] = defaultdict(list)
     for key, parts in batch.items():
         for part in parts:
             if part is not None:
                 per_partition[str(part)].append(key)
-    out: dict[tuple[AssetKey, ...], set[str]] = defaultdict(set)
+    out: dict[tuple[AssetKey, ...], set[str | None]] = defaultdict(set)
     for part, keys in per_partition.items():
         out[tuple(sorted(keys, key=str))].add(part)
     return out
@@ -152,12 +154,11 @@ def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, 
     log.runs += 1
     for key in keys:
         log.materialised[key.to_user_string()] += count
-    blocked = [e for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"
-               and not e.event_specific_data.passed]  # type: ignore[union-attr]
+    blocked: list[Any] = [e for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"
+                          and not getattr(e.event_specific_data, "passed", True)]
     for event in blocked:
         check = event.event_specific_data
-        log.blocked.append(f"{check.asset_key.to_user_string()} {check.check_name}"  # type: ignore[union-attr]
-                           f"{where}")
+        log.blocked.append(f"{check.asset_key.to_user_string()} {check.check_name}{where}")
     if not result.success and not blocked:
         failure = next((e for e in result.all_events if e.is_step_failure), None)
         message = failure.event_specific_data.error.message.strip() if failure and \

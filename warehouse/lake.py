@@ -166,7 +166,8 @@ class _suppress:
 
 
 def rows(table: pa.Table) -> list[dict[str, Any]]:
-    return table.to_pylist()
+    found: list[dict[str, Any]] = table.to_pylist()
+    return found
 
 
 def concat(tables: Iterable[pa.Table]) -> pa.Table:
