@@ -7,8 +7,15 @@ from dataclasses import replace
 from typing import Any
 
 from etalons import store as etalon_store
-from evaluation.cells import RunContext, current_answers, digest, now, stored_citations, stored_etalon, \
-    stored_judgments
+from evaluation.cells import (
+    RunContext,
+    current_answers,
+    digest,
+    now,
+    stored_citations,
+    stored_etalon,
+    stored_judgments,
+)
 from evaluation.elements import Element
 from evaluation.methodologies.config import config_for
 from evaluation.methodologies.inputs import AnswerCitation, ExpectedSource
@@ -88,6 +95,8 @@ def score_cell(ctx: RunContext, code: str, system_id: str) -> str:
             items.append({"id": item.id, "system": item.system, "code": item.code, "version": item.version,
                           "attempt": item.attempt, "target": item.target, "why": item.why,
                           "options": json.dumps(list(item.options))})
+    # Scores of earlier etalon versions stay: "what changed since the last version" is a query, not a guess.
+    earlier = [r for r in ctx.lake.read("scores", code, system_id).to_pylist() if r["version"] != row["version"]]
     ctx.lake.write("review_items", (code, system_id), items)
-    ctx.lake.write("scores", (code, system_id), scores)
+    ctx.lake.write("scores", (code, system_id), earlier + scores)
     return digest(scores, ignore=("scored_at",))

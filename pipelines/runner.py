@@ -166,7 +166,7 @@ def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, 
         log.failures.append(f"{names}{where}: {message.splitlines()[0] if message else 'failed'}")
 
 
-def _tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
+def tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
     """One evaluation of every automation condition, from the stored cursor; the cursor is saved."""
     from dagster._core.definitions.asset_daemon_cursor import AssetDaemonCursor
     from dagster._serdes import deserialize_value, serialize_value
@@ -180,19 +180,19 @@ def _tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
     requests = {k: set(result.get_requested_partitions(k)) for k in materialisable() if result.get_num_requested(k)}
     if first and not requests:
         # The very first evaluation only takes stock; evaluate again so that what is there gets requested.
-        return _tick(instance)
+        return tick(instance)
     return requests
 
 
 def absorb(instance: DagsterInstance) -> None:
     """Advance automation past work done explicitly (the demo's full refresh) without repeating it."""
-    _tick(instance)
+    tick(instance)
 
 
 def settle(instance: DagsterInstance, log: RunLog, echo: Callable[[str], None] = lambda _: None) -> None:
     """Evaluate automation and execute its requests until nothing more is requested."""
     for _ in range(MAX_TICKS):
-        requests = _tick(instance)
+        requests = tick(instance)
         if not requests:
             break
         execute(instance, requests, log, echo)
