@@ -17,7 +17,7 @@ from typing import Literal
 
 from citations import grammar_ro as ro
 from citations import grammar_ru as ru
-from citations.model import Citation, Jurisdiction
+from citations.model import Citation, Jurisdiction, new_citation
 from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import fold, is_cyrillic_text, iso_date
 
@@ -25,7 +25,7 @@ _ACT_THEN_ARTICLE = re.compile(r"[ \t]*[,:][ \t]*")
 _RO_DECISION_HINT = re.compile(r"decizi|hotarar|sentint|incheier|cedo|drepturilor omului|[ct]-\d")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Unit:
     start: int
     items_end: int
@@ -80,7 +80,7 @@ class Extractor:
             if a.key is not None and _named_enough(folded, a) and not _overlaps(a.start, a.end, inside):
                 end = _rstrip(text, a.start, a.end)
                 out.append(
-                    Citation(
+                    new_citation(
                         a.start, end, text[a.start : end], "act", j, act=a.key, act_text=text[a.start : end]
                     )
                 )
@@ -91,41 +91,51 @@ class Extractor:
     def _units(self, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
+        parts_before, item_re, act_gap = g.PARTS_BEFORE, g.ITEM_RE, g.ACT_GAP
         for m in g.UNIT.finditer(folded):
-            if m.start() and (folded[m.start() - 1].isalnum()):
+            mstart = m.start()
+            if mstart and (folded[mstart - 1].isalnum()):
                 continue  # "ст." inside a word ("пост.") or "art." inside "part."
             before = (
-                g.PARTS_BEFORE.search(folded, max(0, m.start() - 100), m.start())
-                if _may_follow_parts(folded, m.start(), j)
+                parts_before.search(folded, max(0, mstart - 100), mstart)
+                if mstart > 1 and folded[mstart - 1] == " " and _may_follow_parts(folded, mstart, j)
                 else None
             )
-            pstart = before.start("parts") if before else m.start()
-            items: list[tuple[str, str | None, int, int, str | None]] = []
+            written_items = m.group("items")
             base = m.start("items")
-            for it in g.ITEM_RE.finditer(m.group("items")):
-                if j == "ru":
-                    a, b, sub = it.group("a"), it.group("b"), None
-                else:
-                    a, b = ro.article_number(it.group("a")), it.group("b")
-                    b = ro.article_number(b) if b else None
-                    sub = ro.sub_parts(it.group("sub"))
-                items.append((a, b, base + it.start(), base + it.end(), sub))
-            if not items:
-                continue
-            written = folded[pstart : m.start()]
-            parts = _ru_parts(written, pstart) if j == "ru" else _ro_parts(written, pstart)
-            unit = _Unit(pstart, m.end("items"), items, parts)
-            pos = g.ACT_GAP.match(folded, unit.items_end)
-            after = pos.end() if pos else unit.items_end
-            act = acts_at.get(after)  # every act was found once, up front
+            items_end = base + len(written_items)
+            items: list[tuple[str, str | None, int, int, str | None]]
+            if written_items.isdigit():  # the common "ст. 1152": one article, nothing to split or normalise
+                items = [(written_items, None, base, items_end, None)]
+            else:
+                items = []
+                for it in item_re.finditer(written_items):
+                    if j == "ru":
+                        a, b, sub = it.group("a"), it.group("b"), None
+                    else:
+                        a, b, written_sub = ro.article_number(it.group("a")), it.group("b"), it.group("sub")
+                        b = ro.article_number(b) if b else None
+                        sub = ro.sub_parts(written_sub) if written_sub else None
+                    items.append((a, b, base + it.start(), base + it.end(), sub))
+                if not items:
+                    continue
+            if before is None:
+                unit = _Unit(mstart, items_end, items, [])
+            else:
+                pstart = before.start("parts")
+                written = folded[pstart:mstart]
+                parts = _ru_parts(written, pstart) if j == "ru" else _ro_parts(written, pstart)
+                unit = _Unit(pstart, items_end, items, parts)
+            pos = act_gap.match(folded, items_end)
+            act = acts_at.get(pos.end() if pos else items_end)  # every act was found once, up front
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
-                ref = g.REFERENCE.match(folded, unit.items_end)
+                ref = g.REFERENCE.match(folded, items_end)
                 if ref is not None:
                     unit.ref = _ref_kind(ref.group(0))
-                    unit.act_start, unit.act_end = unit.items_end, ref.end()
-                elif g.NOT_AN_ACT.match(folded, unit.items_end):
+                    unit.act_start, unit.act_end = items_end, ref.end()
+                elif g.NOT_AN_ACT.match(folded, items_end):
                     continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
             units.append(unit)
         return units
@@ -180,6 +190,10 @@ class Extractor:
         key = u.act.key if u.act is not None else None
         end = _rstrip(text, u.start, max(u.act_end, u.items_end))
         act_text = text[u.act_start : u.act_end].strip(" ,;:\n\t") if u.act_end > 0 else None
+        if not u.parts and len(u.items) == 1:  # most citations: one article, no subdivision written before it
+            article, article_to, _, _, sub = u.items[0]
+            return [new_citation(u.start, end, text[u.start : end], "article", j, key, act_text, article,
+                                 article_to, sub)]  # fmt: skip
         out: list[Citation] = []
         parts = u.parts or [("", u.start, u.start)]
         for n, (article, article_to, s, e, sub) in enumerate(u.items):
@@ -199,18 +213,7 @@ class Extractor:
                     stop = e
                 stop = _rstrip(text, start, stop)
                 out.append(
-                    Citation(
-                        start,
-                        stop,
-                        text[start:stop],
-                        "article",
-                        j,
-                        act=key,
-                        act_text=act_text,
-                        article=article,
-                        article_to=article_to,
-                        part=full,
-                    )
+                    new_citation(start, stop, text[start:stop], "article", j, key, act_text, article, article_to, full)
                 )
         return out
 
@@ -263,10 +266,10 @@ class Extractor:
                 end = title.end() if title is not None else end
             end = _rstrip(text, start, end)
             number = text[m.start("num") : m.end("num")] if num else None
-            found.append(Citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
+            found.append(new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
                                   date=date, year=date[:4] if date else None, point=point))  # fmt: skip
         for e in ru.ECHR.finditer(folded):
-            found.append(Citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
+            found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
         return _no_overlaps(found)
 
@@ -274,7 +277,7 @@ class Extractor:
         end = _rstrip(text, start, m.end())
         court = " ".join(text[m.start("court") : m.end("court")].split())
         number = text[m.start("num") : m.end("num")]
-        return Citation(start, end, text[start:end], "decision", "ru", court=court, number=number)
+        return new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number)
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
@@ -312,7 +315,7 @@ class Extractor:
             number = num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
             end = _rstrip(text, start, m.end())
             found.append(
-                Citation(
+                new_citation(
                     start,
                     end,
                     text[start:end],
@@ -325,7 +328,7 @@ class Extractor:
             )
         for m in ro.ECHR.finditer(folded):
             found.append(
-                Citation(
+                new_citation(
                     m.start(),
                     m.end(),
                     text[m.start() : m.end()],
@@ -343,7 +346,7 @@ class Extractor:
             if heads:
                 start = heads[-1].start()
             found.append(
-                Citation(
+                new_citation(
                     start,
                     m.end(),
                     text[start : m.end()],
