@@ -213,7 +213,9 @@ class Extractor:
                     stop = e
                 stop = _rstrip(text, start, stop)
                 out.append(
-                    new_citation(start, stop, text[start:stop], "article", j, key, act_text, article, article_to, full)
+                    new_citation(
+                        start, stop, text[start:stop], "article", j, key, act_text, article, article_to, full
+                    )
                 )
         return out
 
