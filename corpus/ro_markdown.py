@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from corpus.numbering import normalise_ro
-from corpus.ro_text import article_units, unify
+from corpus.ro_text import AFTER_MARKER_LETTER, MARKER_LETTERS, article_units, unify
 from corpus.ru_structure import RawUnit
 
 HEADING = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
@@ -41,7 +41,9 @@ def _paragraphs(lines: list[str]) -> list[str]:
             continue
         if line[0] in "PA" and SIGNATURE.match(line):
             break
-        if not current or _PARA_START.match(line):
+        first = line[0]
+        if not current or ((first == "(" or first.isdigit() or (first in MARKER_LETTERS and line[1:2] in AFTER_MARKER_LETTER))
+                           and _PARA_START.match(line)):
             if current:
                 paras.append(current)
             current = line

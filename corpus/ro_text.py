@@ -18,6 +18,8 @@ _QWORD = re.compile(r"[\wăâîșțĂÂÎȘȚ]*\?[\w?ăâîșțĂÂÎȘȚ]*")
 ALINEAT = re.compile(r"^\((\d+(?:\^\d+)?)\)\s*")
 LITERA = re.compile(r"^([a-zăâîșț](?:\^\d+)?)\)\s*")
 PUNCT = re.compile(r"^(\d+(?:\^\d+)?)\.\s+")
+MARKER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzăâîșț")
+AFTER_MARKER_LETTER = frozenset(")^")
 REPEAL_RO = re.compile(r"^\s*(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b)", re.I | re.S)
 
 
@@ -64,8 +66,19 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
     out.append(RawUnit(article, path, "article", written, heading, text, status, context))
     alin: str | None = None
     for line in body:
-        m = ALINEAT.match(line)
-        if m:
+        # most lines open with a capital and are no marker: the first characters rule the regexes out
+        first = line[:1]
+        if first == "(":
+            m = ALINEAT.match(line)
+        elif first.isdigit():
+            m = PUNCT.match(line)
+        elif first in MARKER_LETTERS and line[1:2] in AFTER_MARKER_LETTER:
+            m = LITERA.match(line)
+        else:
+            continue
+        if m is None:
+            continue
+        if first == "(":
             alin = normalise_ro(m.group(1))
             sub = f"{path}/{alin}"
             if sub not in seen:
@@ -73,10 +86,8 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
                 st = REPEALED if len(line) < 300 and REPEAL_RO.search(line[m.end():]) else IN_FORCE
                 out.append(RawUnit(article, sub, "paragraph", f"({m.group(1)})", None, line, st, context))
             continue
-        m = LITERA.match(line) or PUNCT.match(line)
-        if m:
-            kind = "letter" if line[len(m.group(1))] == ")" else "point"
-            sub = f"{path}/{alin}/{m.group(1)}" if alin else f"{path}/{m.group(1)}"
-            if sub not in seen:
-                seen.add(sub)
-                out.append(RawUnit(article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context))
+        kind = "letter" if line[len(m.group(1))] == ")" else "point"
+        sub = f"{path}/{alin}/{m.group(1)}" if alin else f"{path}/{m.group(1)}"
+        if sub not in seen:
+            seen.add(sub)
+            out.append(RawUnit(article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context))
