@@ -22,7 +22,8 @@ from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import fold, is_cyrillic_text, iso_date
 
 _ACT_THEN_ARTICLE = re.compile(r"[ \t]*[,:][ \t]*")
-_RO_DECISION_HINT = re.compile(r"decizi|hotarar|sentint|incheier|cedo|drepturilor omului|[ct]-\d")
+_RO_DECISION_WORDS = ("decizi", "hotarar", "sentint", "incheier", "cedo", "drepturilor omului")
+_RU_COURT_ABBREVIATIONS = ("вс", "кс", "вас")  # before "рф": the courts named without the word "суд"
 
 
 @dataclass(slots=True)
@@ -62,6 +63,7 @@ class Extractor:
         self._ro_decision = ro.decision_pattern(ro_courts)
         self._courts = {j: [c for c in registry.courts if c.jurisdiction == j] for j in ("ru", "ro")}
         self._court_full = {c.court: re.compile(c.pattern + r"\Z") for c in registry.courts}
+        self._court_cache: dict[tuple[str, str], str | None] = {}  # answers name the same few courts
 
     # ------------------------------------------------------------------ driver
     def run(self, text: str, j: Jurisdiction) -> list[Citation]:
@@ -221,14 +223,20 @@ class Extractor:
 
     # ------------------------------------------------------------------ decisions
     def _canonical_court(self, folded_court: str, j: str) -> str | None:
-        for c in self._courts[j]:
-            if self._court_full[c.court].match(folded_court):
-                return c.court
-        return None
+        known = self._court_cache.get((folded_court, j), False)
+        if known is not False:
+            return known
+        court = next(
+            (c.court for c in self._courts[j] if self._court_full[c.court].match(folded_court)), None
+        )
+        if len(self._court_cache) > 4096:
+            self._court_cache.clear()
+        self._court_cache[(folded_court, j)] = court
+        return court
 
     def _decisions_ru(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        if "суд" not in folded and " рф" not in folded and "еспч" not in folded:
+        if "суд" not in folded and "еспч" not in folded and not _names_court_abbreviation(folded):
             return found  # no court named at all: skip the decision scans (most answers)
         after_word, court_before, rest = self._ru_decisions
         for t in ru.DOC_TRIGGER.finditer(folded):
@@ -270,7 +278,7 @@ class Extractor:
             number = text[m.start("num") : m.end("num")] if num else None
             found.append(new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
                                   date=date, year=date[:4] if date else None, point=point))  # fmt: skip
-        for e in ru.ECHR.finditer(folded):
+        for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
         return _no_overlaps(found)
@@ -283,7 +291,7 @@ class Extractor:
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        if not _RO_DECISION_HINT.search(folded):
+        if not any(w in folded for w in _RO_DECISION_WORDS) and ro.CASE_NUMBER.search(folded) is None:
             return found  # no decision word, no case number: skip the decision scans (most answers)
         for t in ro.DOC_TRIGGER.finditer(folded):
             if t.start() and folded[t.start() - 1].isalpha():
@@ -328,7 +336,7 @@ class Extractor:
                     year=m.group("year") or m.group("year2"),
                 )
             )
-        for m in ro.ECHR.finditer(folded):
+        for m in ro.ECHR.finditer(folded) if "cedo" in folded or "europe" in folded else ():
             found.append(
                 new_citation(
                     m.start(),
@@ -341,7 +349,7 @@ class Extractor:
                 )
             )
         for m in ro.CASE_NUMBER.finditer(folded):
-            start = m.start()
+            start = m.start() - 1  # the scan starts at the dash: "c" or "t" stands before it
             if start and (folded[start - 1].isalnum() or folded[start - 1] == "-"):
                 continue
             heads = list(ro.CJUE_HEAD.finditer(folded, max(0, start - 200), start))
@@ -355,7 +363,7 @@ class Extractor:
                     "decision",
                     "ro",
                     court="CJUE",
-                    number=text[m.start("num") : m.end("num")].upper(),
+                    number=text[m.start() - 1 : m.end()].upper(),
                 )
             )
         return _no_overlaps(found)
@@ -482,6 +490,19 @@ def _rstrip(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1] in " \t\n,;:":
         end -= 1
     return end
+
+
+def _names_court_abbreviation(folded: str) -> bool:
+    """ "ВС РФ", "КС РФ", "ВАС РФ": found from each "рф" backwards, since "рф" is rare and "с" is not."""
+    at = folded.find("рф")
+    while at >= 0:
+        if (
+            folded[max(0, at - 8) : at].rstrip().endswith(_RU_COURT_ABBREVIATIONS)
+            and folded[at - 1].isspace()
+        ):
+            return True
+        at = folded.find("рф", at + 2)
+    return False
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:

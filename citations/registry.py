@@ -45,6 +45,20 @@ class ActMatch:
     type: str  # code | law | ordinance | ...: what a later "того же закона" / "același cod" may point back to
 
 
+_new = object.__new__
+_m_start, _m_end, _m_key, _m_type = (getattr(ActMatch, f).__set__ for f in ("start", "end", "key", "type"))
+
+
+def _act_match(start: int, end: int, key: str | None, type_: str) -> ActMatch:
+    """An ActMatch without the frozen dataclass __init__: a scan makes one per act written (see new_citation)."""
+    m: ActMatch = _new(ActMatch)
+    _m_start(m, start)
+    _m_end(m, end)
+    _m_key(m, key)
+    _m_type(m, type_)
+    return m
+
+
 @dataclass(frozen=True, slots=True)
 class Court:
     court: str
@@ -92,6 +106,8 @@ _RU_LAW = (
     rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-\d+)?)(?P<fz>-фз)?)?(?:\s+от\s+{DATE})?"
 )
 _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
+# Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
+_RU_BARE_FZ_TAIL = re.compile(r"(?<=\d)-фз(?![а-я])")
 _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
 _RO_TYPE = (
     r"(?P<rtype>legea|legii|lege|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
@@ -111,6 +127,10 @@ _RO_LAW = (
 _TITLE_TRAILER = re.compile(
     r"[\s.]*(?:(?:\(|,|-|часть\s|ред\.|в\s+ред|с\s+изм|от\s+\d|din\s+\d|republicat|actualizat|\").*)?", re.S
 )
+
+
+def _by_start_longest_first(act: ActMatch) -> tuple[int, int]:
+    return act.start, -act.end
 
 
 def _word_start(folded: str, pos: int) -> bool:
@@ -161,7 +181,8 @@ class ActRegistry:
         self._alias_re: dict[str, re.Pattern[str]] = {}
         self._alias_scan: dict[str, re.Pattern[str]] = {}
         self._alias_by_char: dict[str, dict[str, re.Pattern[str]]] = {}
-        self._alias_cache: dict[str, dict[str, str]] = {}  # written form -> key: answers repeat "ГК РФ" a lot
+        # written form -> (key, type): answers repeat "ГК РФ" a lot
+        self._alias_cache: dict[str, dict[str, tuple[str, str]]] = {}
         for j, pairs in alias.items():
             pairs.sort(key=lambda p: -len(p[0]))
             groups = {f"a{i}": key for i, (_, key) in enumerate(pairs)}
@@ -248,7 +269,7 @@ class ActRegistry:
         if m is None or m.lastgroup is None:
             return None
         key = self._alias_keys[jurisdiction][m.lastgroup]
-        return ActMatch(pos, m.end(), key, self.kind_of(key))
+        return _act_match(pos, m.end(), key, self.kind_of(key))
 
     def find_all(self, folded: str, jurisdiction: str) -> Iterator[ActMatch]:
         """Every act written anywhere in a folded text, left to right, without overlaps."""
@@ -258,8 +279,11 @@ class ActRegistry:
                 law = self._ru_law(folded, m.start())
                 if law is not None:
                     found.append(law)
-            for m in self._ru_bare_fz.finditer(folded):
-                law = self._ru_law(folded, m.start())
+            for m in _RU_BARE_FZ_TAIL.finditer(folded):
+                start = m.start()
+                while start and folded[start - 1].isdigit():
+                    start -= 1
+                law = self._ru_law(folded, start)
                 if law is not None:
                     found.append(law)
         else:
@@ -273,15 +297,17 @@ class ActRegistry:
             if start and folded[start - 1].isalpha():
                 continue
             written = hit.group()
-            key = cache.get(written)
-            if key is None:
+            known = cache.get(written)
+            if known is None:
                 # the scan finds where; the few names sharing the first letter say which act
                 named = by_char[folded[start]].fullmatch(written)
                 if named is None or named.lastgroup is None:
                     continue
-                key = cache[written] = self._alias_keys[jurisdiction][named.lastgroup]
-            found.append(ActMatch(start, hit.end(), key, self.kind_of(key)))
-        found.sort(key=lambda a: (a.start, -a.end))
+                key = self._alias_keys[jurisdiction][named.lastgroup]
+                known = cache[written] = (key, self.kind_of(key))
+            found.append(_act_match(start, hit.end(), *known))
+        if len(found) > 1:
+            found.sort(key=_by_start_longest_first)
         end = -1
         for act in found:
             if act.start >= end:
@@ -295,7 +321,7 @@ class ActRegistry:
         if bare is not None:
             sign = _NUMBER_SIGN.search(folded, max(0, pos - 4), pos)
             start = sign.start() if sign else pos
-            return ActMatch(start, bare.end(), self._slug("ru", f"fz-{bare.group('bnum')}"), "law")
+            return _act_match(start, bare.end(), self._slug("ru", f"fz-{bare.group('bnum')}"), "law")
         m = self._ru_law_re.match(folded, pos)
         if m is None:
             return None
@@ -316,13 +342,13 @@ class ActRegistry:
                 end = q.end()
             elif num is None:
                 return None  # the bare word "закон" names no act
-        return ActMatch(pos, end, key, "law")
+        return _act_match(pos, end, key, "law")
 
     def _ro_law(self, m: re.Match[str]) -> ActMatch:
         rtype = _ro_type(m.group("rtype"))
         slug = f"{rtype}-{m.group('rnum').replace('.', '')}-{m.group('ryear') or m.group('ryear2')}"
         key = self._slug("ro", slug)
-        return ActMatch(m.start(), m.end(), key, rtype)  # as written: "aceeași lege" points back to a Legea
+        return _act_match(m.start(), m.end(), key, rtype)  # as written: "aceeași lege" points back to a Legea
 
     def _slug(self, jurisdiction: str, slug: str) -> str:
         return self._by_slug.get(f"{jurisdiction}/{slug}", f"{jurisdiction}/{slug}")

@@ -8,6 +8,7 @@ all fold to the bare letter), so one pattern covers every spelling found in real
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _FOLD = {
     "ё": "е",
@@ -70,6 +71,7 @@ DATE = rf"(?:\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|\d{{1,2}}\s+{MONTH_WORD}\s+\d{{4}})(?
 _DATE_RE = re.compile(rf"(\d{{1,2}})(?:\.(\d{{1,2}})\.|\s+({MONTH_WORD})\s+)(\d{{4}})")
 
 
+@lru_cache(maxsize=4096)
 def iso_date(folded: str) -> str | None:
     """ISO date from the first date written in `folded` (dd.mm.yyyy or '21 января 2016'), or None."""
     m = _DATE_RE.search(folded)
