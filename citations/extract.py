@@ -223,9 +223,8 @@ class Extractor:
 
     # ------------------------------------------------------------------ decisions
     def _canonical_court(self, folded_court: str, j: str) -> str | None:
-        known = self._court_cache.get((folded_court, j), False)
-        if known is not False:
-            return known
+        if (folded_court, j) in self._court_cache:
+            return self._court_cache[(folded_court, j)]
         court = next(
             (c.court for c in self._courts[j] if self._court_full[c.court].match(folded_court)), None
         )
