@@ -110,7 +110,7 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
                        REPEALED if repealed else IN_FORCE, art.context))
     if repealed or not main:
         return
-    numbered = any(PART.match(ln.text) for ln in main)
+    numbered = any(ln.text[0].isdigit() and PART.match(ln.text) for ln in main)
     part: str | None = None
     point: str | None = None
     part_lines: list[str] = []
@@ -123,7 +123,9 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
 
     for ln in main:
         t = ln.text
-        m = PART.match(t) if numbered else None
+        # a marker opens with a digit ("1.", "1)") or is a letter and ")": most lines need no regex at all
+        digit = t[0].isdigit()
+        m = PART.match(t) if numbered and digit else None
         if m:
             flush_part()
             part, point = normalise_ru(m.group(1)), None
@@ -133,7 +135,7 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
             pending = [unit]
             _add(out, seen, unit)
             continue
-        m = POINT.match(t)
+        m = POINT.match(t) if digit else None
         if m:
             point = normalise_ru(m.group(1))
             base = f"{art.number}/{part}" if part else art.number
@@ -142,7 +144,7 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
             _add(out, seen, RawUnit(art.number, f"{base}/{point}", "point", m.group(1) + ")", None, t,
                                     REPEALED if _only_repeal(t) else IN_FORCE, art.context))
             continue
-        m = LETTER.match(t)
+        m = LETTER.match(t) if not digit and t[1:2] == ")" else None
         if m:
             base = f"{art.number}/{part}" if part else art.number
             base = f"{base}/{point}" if point else base
