@@ -290,7 +290,7 @@ class Extractor:
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        if not any(w in folded for w in _RO_DECISION_WORDS) and ro.CASE_NUMBER.search(folded) is None:
+        if not any(w in folded for w in _RO_DECISION_WORDS) and not _has_case_number(folded):
             return found  # no decision word, no case number: skip the decision scans (most answers)
         for t in ro.DOC_TRIGGER.finditer(folded):
             if t.start() and folded[t.start() - 1].isalpha():
@@ -349,6 +349,8 @@ class Extractor:
             )
         for m in ro.CASE_NUMBER.finditer(folded):
             start = m.start() - 1  # the scan starts at the dash: "c" or "t" stands before it
+            if start < 0 or folded[start] not in "ct":
+                continue
             if start and (folded[start - 1].isalnum() or folded[start - 1] == "-"):
                 continue
             heads = list(ro.CJUE_HEAD.finditer(folded, max(0, start - 200), start))
@@ -393,8 +395,8 @@ def _ru_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
         ]
         if vals:
             levels.append(vals)
-    if not levels:
-        return []
+    if len(levels) < 2:
+        return levels[0] if levels else []  # one level ("п. 3", "пп. 1 и 2"): its values are the variants
     out = []
     for combo in product(*levels):
         out.append((" ".join(c[0] for c in combo), min(c[1] for c in combo), max(c[2] for c in combo)))
@@ -486,9 +488,18 @@ def _named_enough(folded: str, act: ActMatch) -> bool:
 
 
 def _rstrip(text: str, start: int, end: int) -> int:
+    if end <= start or text[end - 1] not in _TRAILING:
+        return end
     while end > start and text[end - 1] in " \t\n,;:":
         end -= 1
     return end
+
+
+def _has_case_number(folded: str) -> bool:
+    return any(m.start() and folded[m.start() - 1] in "ct" for m in ro.CASE_NUMBER.finditer(folded))
+
+
+_TRAILING = frozenset(" \t\n,;:")
 
 
 def _names_court_abbreviation(folded: str) -> bool:

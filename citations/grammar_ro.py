@@ -66,7 +66,7 @@ LOWER_BEFORE = re.compile(
     rf"(?<![a-z])(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?\Z"
 )
 # From the dash (a literal the scan skips to): the case number is the "c" or "t" before it to the match end.
-CASE_NUMBER = re.compile(r"(?<=[ct])-\d{1,4}/\d{2}(?!\d)")
+CASE_NUMBER = re.compile(r"-\d{1,4}/\d{2}(?!\d)")
 CJUE_HEAD = re.compile(
     r"(?:(?:hotarar[a-z]*|decizi[a-z]*|cauz[a-z]*)\s+(?:pronuntata\s+de\s+)?)?(?:cjue|curt(?:ea|ii)\s+de\s+justitie\s+a\s+uniunii\s+europene)"
 )

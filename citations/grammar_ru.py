@@ -7,6 +7,7 @@ the genitive), not from any list of sample answers, so unseen combinations parse
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from citations.text import DATE
 
@@ -83,6 +84,7 @@ ECHR = re.compile(
 )
 
 
+@lru_cache(maxsize=256)
 def part_name(word: str) -> str:
     w = word.rstrip(".")
     for prefix, name in _PART_NAMES:

@@ -107,7 +107,7 @@ _RU_LAW = (
 )
 _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
-_RU_BARE_FZ_TAIL = re.compile(r"(?<=\d)-фз(?![а-я])")
+_RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
 _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
 _RO_TYPE = (
     r"(?P<rtype>legea|legii|lege|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
@@ -283,6 +283,8 @@ class ActRegistry:
                 start = m.start()
                 while start and folded[start - 1].isdigit():
                     start -= 1
+                if start == m.start():
+                    continue  # "-фз" after no number
                 law = self._ru_law(folded, start)
                 if law is not None:
                     found.append(law)

@@ -39,7 +39,7 @@ _FOLD = {
     "’": "'",
     "`": "'",
 }
-_FOLDABLE = re.compile("[" + re.escape("".join(_FOLD)) + "]")
+_FOLD_ITEMS = tuple(_FOLD.items())
 
 
 def fold(text: str) -> str:
@@ -47,10 +47,11 @@ def fold(text: str) -> str:
     lowered = text.lower()
     if len(lowered) != len(text):  # a few letters (İ) lower to two code points: keep those as they are
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
-    # str.translate walks every character in Python-object land; replacing only the characters present is
-    # several times faster on real answers, where most of them never occur.
-    for ch in set(_FOLDABLE.findall(lowered)):
-        lowered = lowered.replace(ch, _FOLD[ch])
+    # str.translate walks every character in Python-object land; a C-speed substring test per foldable
+    # character, replacing only those present, is several times faster on real answers.
+    for ch, plain in _FOLD_ITEMS:
+        if ch in lowered:
+            lowered = lowered.replace(ch, plain)
     return lowered
 
 
