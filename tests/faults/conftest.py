@@ -64,6 +64,10 @@ class Project:
         return subprocess.run([str(ETALON_BIN), *cmd], env=self.env(), capture_output=True, text=True,
                               timeout=timeout, cwd=self.root)
 
+    def start_etalon(self, *cmd: str) -> subprocess.Popen[str]:
+        return subprocess.Popen([str(ETALON_BIN), *cmd], env=self.env(), text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=self.root)
+
     def refresh(self, groups: str = "2,3", timeout: float = 120) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, str(REFRESH), groups], env=self.env(), capture_output=True,
                               text=True, timeout=timeout, cwd=self.root)

@@ -9,7 +9,6 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-import warehouse.lake as lake_module
 from warehouse.catalog import memory_catalog
 from warehouse.lake import Lake
 
@@ -25,7 +24,7 @@ def _disk_full_after_some_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
         where.truncate(max(1, where.tell() // 2))
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(lake_module.pq, "write_table", write_then_fail)
+    monkeypatch.setattr(pq, "write_table", write_then_fail)  # the module object warehouse.lake calls
 
 
 def _answer_rows(lake: Lake) -> list[tuple[Any, ...]]:
