@@ -52,6 +52,10 @@ class RawUnit:
 
 
 def clean(text: str) -> str:
+    # Already clean (the rule for DOCX paragraphs): every whitespace character but the ASCII space, and the
+    # zero-width space, is non-printable, so one C scan proves there is nothing to split and join.
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
     if "\u200b" in text:
         text = text.replace("\u200b", "")
     return " ".join(text.split())
