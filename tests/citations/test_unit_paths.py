@@ -105,3 +105,9 @@ def test_a_point_in_two_parts_without_the_part_named_stays_at_the_article() -> N
 )
 def test_a_part_reads_as_levels_outermost_first(part: str | None, levels: list[tuple[str, str]]) -> None:
     assert part_levels(part) == levels
+
+
+def test_a_plenum_point_of_a_resolution_stored_without_its_points_resolves_to_the_resolution() -> None:
+    lookup = SetLookup([], decisions=[("plenum9", "ВС РФ Пленум", "9")])
+    [r] = resolve(extract("п. 35 постановления Пленума ВС РФ от 29.05.2012 № 9"), lookup)
+    assert (r.status, r.doc_id, r.unit_path) == ("found", "plenum9", None)
