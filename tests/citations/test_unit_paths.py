@@ -67,7 +67,9 @@ LOOKUP = SetLookup.from_tables(DOCUMENTS, UNITS)
         ("alin. (2) al art. 1.110 C.civ.", "1110/2"),
     ],
 )
-def test_a_cited_subdivision_resolves_to_the_deepest_unit_that_holds_it(citation: str, unit_path: str) -> None:
+def test_a_cited_subdivision_resolves_to_the_deepest_unit_that_holds_it(
+    citation: str, unit_path: str
+) -> None:
     [r] = resolve(extract(citation), LOOKUP)
     assert (r.status, r.unit_path) == ("found", unit_path)
 
