@@ -22,7 +22,7 @@ from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import fold, is_cyrillic_text, iso_date
 
 _ACT_THEN_ARTICLE = re.compile(r"[ \t]*[,:][ \t]*")
-_RO_DECISION_WORDS = ("decizi", "hotarar", "sentint", "incheier", "cedo", "drepturilor omului")
+_RO_DECISION_HINTS = (*ro.DOC_WORDS, "cedo", "drepturilor omului")
 _RU_COURT_ABBREVIATIONS = ("вс", "кс", "вас")  # before "рф": the courts named without the word "суд"
 
 
@@ -143,22 +143,11 @@ class Extractor:
         return units
 
     def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], folded: str, j: Jurisdiction) -> None:
+        if all(u.act is not None for u in units):
+            return  # every article names its act (most answers): nothing to fill
         g = ru if j == "ru" else ro
-        used = {u.act.start for u in units if u.act is not None}
-        ends = [a.end for a in acts]
-        for u in units:
-            if u.act is not None or u.ref is not None:
-                continue
-            i = bisect_right(ends, u.start) - 1
-            # sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"
-            if (
-                i >= 0
-                and acts[i].start not in used
-                and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start)
-            ):
-                a = acts[i]
-                u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
-                used.add(a.start)
+        if any(u.act is None and u.ref is None for u in units):
+            self._acts_first(units, acts, folded)
         for i in range(len(units) - 2, -1, -1):
             u, nxt = units[i], units[i + 1]
             if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
@@ -181,6 +170,23 @@ class Extractor:
                 continue
             u.act = self._refer_back(acts, u.start, "any") or _next_in_sentence(acts, folded, u.items_end)
 
+    def _acts_first(self, units: list[_Unit], acts: list[ActMatch], folded: str) -> None:
+        """Sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"."""
+        used = {u.act.start for u in units if u.act is not None}
+        ends = [a.end for a in acts]
+        for u in units:
+            if u.act is not None or u.ref is not None:
+                continue
+            i = bisect_right(ends, u.start) - 1
+            if (
+                i >= 0
+                and acts[i].start not in used
+                and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start)
+            ):
+                a = acts[i]
+                u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
+                used.add(a.start)
+
     def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
         for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
             a = acts[i]
@@ -190,7 +196,9 @@ class Extractor:
 
     def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction) -> list[Citation]:
         key = u.act.key if u.act is not None else None
-        end = _rstrip(text, u.start, max(u.act_end, u.items_end))
+        end = u.act_end if u.act_end > u.items_end else u.items_end
+        if text[end - 1] in _TRAILING:
+            end = _rstrip(text, u.start, end)
         act_text = text[u.act_start : u.act_end].strip(" ,;:\n\t") if u.act_end > 0 else None
         if not u.parts and len(u.items) == 1:  # most citations: one article, no subdivision written before it
             article, article_to, _, _, sub = u.items[0]
@@ -238,8 +246,7 @@ class Extractor:
         if "суд" not in folded and "еспч" not in folded and not _names_court_abbreviation(folded):
             return found  # no court named at all: skip the decision scans (most answers)
         after_word, court_before, rest = self._ru_decisions
-        for t in ru.DOC_TRIGGER.finditer(folded):
-            p = t.start()
+        for p in _word_starts(folded, ru.DOC_WORDS):
             if p and folded[p - 1].isalpha():
                 continue
             start, point = p, None
@@ -290,12 +297,12 @@ class Extractor:
 
     def _decisions_ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        if not any(w in folded for w in _RO_DECISION_WORDS) and not _has_case_number(folded):
+        if not any(w in folded for w in _RO_DECISION_HINTS) and not _has_case_number(folded):
             return found  # no decision word, no case number: skip the decision scans (most answers)
-        for t in ro.DOC_TRIGGER.finditer(folded):
-            if t.start() and folded[t.start() - 1].isalpha():
+        for p in _word_starts(folded, ro.DOC_WORDS):
+            if p and folded[p - 1].isalpha():
                 continue
-            m = self._ro_decision.match(folded, t.start())
+            m = self._ro_decision.match(folded, p)
             if m is None:
                 continue
             start = m.start()
@@ -493,6 +500,19 @@ def _rstrip(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1] in " \t\n,;:":
         end -= 1
     return end
+
+
+def _word_starts(folded: str, words: tuple[str, ...]) -> list[int]:
+    """Where any of `words` begins, in order: one str.find loop per word runs at memchr speed, where one regex
+    alternation stops at every letter any of the words begins with."""
+    out: list[int] = []
+    for w in words:
+        at = folded.find(w)
+        while at >= 0:
+            out.append(at)
+            at = folded.find(w, at + len(w))
+    out.sort()
+    return out
 
 
 def _has_case_number(folded: str) -> bool:

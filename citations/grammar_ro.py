@@ -25,7 +25,7 @@ PRE = rf"(?:(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\
 
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 PARTS_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<parts>{PRE})\Z")
-DOC_TRIGGER = re.compile(r"decizi|hotarar|sentint|incheier")
+DOC_WORDS = ("decizi", "hotarar", "sentint", "incheier")  # where a decision citation may begin
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")

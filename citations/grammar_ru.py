@@ -28,7 +28,7 @@ ITEMS = rf"{ITEM}(?:\s*(?:,|;|и|или)\s*(?:ст\.\s*)?{ITEM})*"
 # written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_BEFORE.
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 PARTS_BEFORE = re.compile(rf"(?<![а-яa-z0-9])(?P<parts>(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)+)\Z")
-DOC_TRIGGER = re.compile(r"постановлени|определени|решени|разъяснени|обзор")
+DOC_WORDS = ("постановлени", "определени", "решени", "разъяснени", "обзор")  # where a decision may begin
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}")
 PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
 PART_VAL_RE = re.compile(PART_VAL)
