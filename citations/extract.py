@@ -13,6 +13,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
+from operator import attrgetter
 from typing import Literal
 
 from citations import grammar_ro as ro
@@ -71,22 +72,27 @@ class Extractor:
         decisions = self._decisions_ru(text, folded) if j == "ru" else self._decisions_ro(text, folded)
         taken = [(d.start, d.end) for d in decisions]
         acts = list(self.reg.find_all(folded, j))
-        acts_at = {a.start: a for a in acts}
-        units = [u for u in self._units(folded, j, acts_at) if not _overlaps(u.start, u.items_end, taken)]
+        units = self._units(folded, j, {a.start: a for a in acts})
+        if taken:
+            units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
         self._fill_acts(units, acts, folded, j)
-        out = list(decisions)
+        out = decisions
         for u in units:
             out.extend(self._unit_citations(u, text, j))
-        inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
-        for a in acts:
-            if a.key is not None and _named_enough(folded, a) and not _overlaps(a.start, a.end, inside):
-                end = _rstrip(text, a.start, a.end)
-                out.append(
-                    new_citation(
-                        a.start, end, text[a.start : end], "act", j, act=a.key, act_text=text[a.start : end]
-                    )
-                )
-        out.sort(key=lambda c: (c.start, c.end))
+        if acts:
+            named = {u.act_start for u in units}  # an article's own act is not cited again on its own
+            inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
+            for a in acts:
+                if (
+                    a.key is not None
+                    and a.start not in named
+                    and _named_enough(folded, a)
+                    and not _overlaps(a.start, a.end, inside)
+                ):
+                    end = _rstrip(text, a.start, a.end)
+                    written = text[a.start : end]
+                    out.append(new_citation(a.start, end, written, "act", j, a.key, written))
+        out.sort(key=_by_span)
         return out
 
     # ------------------------------------------------------------------ articles
@@ -94,13 +100,16 @@ class Extractor:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
         parts_before, item_re, act_gap = g.PARTS_BEFORE, g.ITEM_RE, g.ACT_GAP
+        may_end_parts = _RU_PARTS_END if j == "ru" else ""  # the one character before the space, if decisive
         for m in g.UNIT.finditer(folded):
             mstart = m.start()
             if mstart and (folded[mstart - 1].isalnum()):
                 continue  # "ст." inside a word ("пост.") or "art." inside "part."
             before = (
                 parts_before.search(folded, max(0, mstart - 100), mstart)
-                if mstart > 1 and folded[mstart - 1] == " " and _may_follow_parts(folded, mstart, j)
+                if mstart > 1
+                and folded[mstart - 1] == " "
+                and (folded[mstart - 2] in may_end_parts or _may_follow_parts(folded, mstart, j))
                 else None
             )
             written_items = m.group("items")
@@ -463,6 +472,9 @@ def _lower_court_name(text: str, start: int, end: int) -> str:
     return f"Judecătoria {name}"
 
 
+_RU_PARTS_END = frozenset('0123456789")')
+
+
 def _may_follow_parts(folded: str, pos: int, j: str) -> bool:
     """Cheap test before reading subdivisions backwards: they end in a number, a letter in quotes or a
     bracket (ru), or in "al" / "a" / "din" (ro, "alin. (2) al art. 5")."""
@@ -500,6 +512,9 @@ def _rstrip(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1] in " \t\n,;:":
         end -= 1
     return end
+
+
+_by_span = attrgetter("start", "end")
 
 
 def _word_starts(folded: str, words: tuple[str, ...]) -> list[int]:
