@@ -73,7 +73,7 @@ class Project:
 
     @property
     def home(self) -> Path:
-        return self.root / "warehouse"
+        return self.root / "wh"  # not the default ./warehouse, so a command that ignores it is noticed
 
     @property
     def bench(self) -> Path:
@@ -102,13 +102,16 @@ class Project:
         self.write_yaml(path, data)
         return path
 
-    def etalon(self, *args: str, stdin: str | None = None, home_flag: bool = False) -> subprocess.CompletedProcess[str]:
-        """Run `etalon ARGS` in the project folder; with home_flag the home is given by --home, not the env."""
+    def etalon(self, *args: str, stdin: str | None = None, home_flag: str | None = None
+               ) -> subprocess.CompletedProcess[str]:
+        """Run `etalon ARGS` in the project folder; home_flag "before" or "after" the command gives the home
+        by --home instead of the environment."""
         env = self.env()
         argv = list(args)
         if home_flag:
             env.pop("ETALON_HOME")
-            argv = [*argv, "--home", str(self.home)]
+            flag = ["--home", str(self.home)]
+            argv = [*flag, *argv] if home_flag == "before" else [*argv, *flag]
         result = subprocess.run([*etalon_command(), *argv], cwd=self.root, env=env, input=stdin,
                                 capture_output=True, text=True, timeout=COMMAND_TIMEOUT, check=False)
         self.history.append(f"$ etalon {' '.join(argv)} -> {result.returncode}\n{result.stderr[-2000:]}")
@@ -122,10 +125,11 @@ class Project:
         finally:
             con.close()
 
-    def import_answers(self, system: str, answers: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
+    def import_answers(self, system: str, answers: list[dict[str, Any]], update: bool = True
+                       ) -> subprocess.CompletedProcess[str]:
         path = self.root / f"answers-{system}.jsonl"
         path.write_text("".join(json.dumps(a, ensure_ascii=False) + "\n" for a in answers), encoding="utf-8")
-        return self.etalon("answers", "import", str(path), "--system", system)
+        return self.etalon("answers", "import", str(path), "--system", system, *([] if update else ["--no-update"]))
 
     def review_items(self) -> list[dict[str, Any]]:
         result = self.etalon("review", "list", "--json")

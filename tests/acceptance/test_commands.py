@@ -1,0 +1,111 @@
+"""CONTRACT sections 1 and 2 as a user meets them: `etalon cite`, `etalon corpus show`, usage errors, --home."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.acceptance.project import Project, inheritance_etalon
+
+RECORD_KEYS = ["start", "end", "text", "kind", "jurisdiction", "act", "act_text", "article", "article_to", "part",
+               "court", "number", "date", "year", "point"]
+TEXT = "Наследник принимает наследство по ст. 1152 ГК РФ; ст. 1199 ГК РФ в кодексе нет.\n"
+
+
+def _records(result: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
+    assert result.returncode == 0, result.stderr[-800:]
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def project(project_factory: Callable[..., Project]) -> Project:
+    """A warehouse on the embedded sample corpus (no sources.yaml) with one etalon and one import system."""
+    project = project_factory("commands")
+    project.write_etalon(inheritance_etalon("ACC-01"))
+    project.etalon("update")
+    return project
+
+
+def test_cite_prints_one_record_per_article_with_the_contract_keys_in_order(project: Project) -> None:
+    records = _records(project.etalon("cite", stdin=TEXT))
+    assert [list(r) for r in records] == [RECORD_KEYS, RECORD_KEYS]
+
+
+def test_cite_records_point_back_into_the_input_in_order(project: Project) -> None:
+    records = _records(project.etalon("cite", stdin=TEXT))
+    assert [(r["text"], r["act"], r["article"]) for r in records] == \
+        [(TEXT[r["start"]:r["end"]], "ru/gk", a) for r, a in zip(records, ["1152", "1199"], strict=True)]
+
+
+def test_cite_reads_a_file_as_it_reads_stdin(project: Project, tmp_path: Any) -> None:
+    path = tmp_path / "answer.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    assert project.etalon("cite", str(path)).stdout == project.etalon("cite", stdin=TEXT).stdout
+
+
+def test_resolve_appends_the_status_key_last(project: Project) -> None:
+    records = _records(project.etalon("cite", "--resolve", stdin=TEXT))
+    assert [list(r) for r in records] == [[*RECORD_KEYS, "status"]] * 2
+
+
+@pytest.mark.parametrize(("citation", "status"), [("ст. 1152 ГК РФ", "found"), ("ст. 1199 ГК РФ", "not_found")])
+def test_resolve_looks_each_citation_up_in_the_warehouse(project: Project, citation: str, status: str) -> None:
+    records = _records(project.etalon("cite", "--resolve", stdin=citation))
+    assert [r["status"] for r in records] == [status]
+
+
+def test_corpus_show_prints_the_article_text(project: Project) -> None:
+    shown = project.etalon("corpus", "show", "ст. 1152 ГК РФ")
+    assert shown.returncode == 0, shown.stderr
+    assert "Для приобретения наследства наследник должен его принять" in shown.stdout
+
+
+def test_corpus_show_of_a_missing_article_exits_one_and_says_why(project: Project) -> None:
+    shown = project.etalon("corpus", "show", "ст. 1199 ГК РФ")
+    assert shown.returncode == 1 and "1199" in shown.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    [],
+    ["no-such-command"],
+    ["sign", "ACC-01"],
+    ["review", "decide", "only-an-id"],
+    ["review", "approve", "sys-a"],
+    ["answers", "import", "answers.jsonl"],
+    ["cite", "--jurisdiction", "fr"],
+    ["corpus"],
+])
+def test_bad_usage_exits_with_status_two(project: Project, argv: list[str]) -> None:
+    result = project.etalon(*argv)
+    assert result.returncode == 2 and result.stderr.strip()
+
+
+@pytest.mark.parametrize(("argv", "stdin", "expect"), [
+    (["update"], None, ""),
+    (["corpus", "show", "ст. 1152 ГК РФ"], None, "Для приобретения наследства"),
+    (["cite", "--resolve"], "ст. 1152 ГК РФ", '"status": "found"'),
+    (["review", "list", "--json"], None, ""),
+    (["sign", "ACC-01", "--by", "Пётр Ильич Рябов"], None, "ACC-01"),
+])
+def test_home_flag_reaches_the_warehouse_without_the_environment(
+        project: Project, argv: list[str], stdin: str | None, expect: str) -> None:
+    result = project.etalon(*argv, stdin=stdin, home_flag="after")
+    assert result.returncode == 0, result.stderr[-800:]
+    assert expect in result.stdout
+
+
+def test_home_flag_may_come_before_the_command(project: Project) -> None:
+    result = project.etalon("corpus", "show", "ст. 1152 ГК РФ", home_flag="before")
+    assert result.returncode == 0 and "Для приобретения наследства" in result.stdout
+
+
+def test_answers_import_takes_the_home_flag(project: Project) -> None:
+    path = project.root / "one.jsonl"
+    path.write_text(json.dumps({"code": "ACC-01", "text": "Наследство принято (ст. 1153 ГК РФ)."},
+                               ensure_ascii=False) + "\n", encoding="utf-8")
+    result = project.etalon("answers", "import", str(path), "--system", "sys-a", "--no-update", home_flag="after")
+    assert result.returncode == 0, result.stderr[-800:]
