@@ -29,32 +29,36 @@ def _superscript_classes(root: etree._Element) -> frozenset[str]:
     return frozenset(found)
 
 
-_STRING = etree.XPath("string()")
+def _string(el: etree._Element) -> str:
+    """XPath ``string()`` of a span, via itertext: an XPath call costs microseconds of setup per element."""
+    return "".join(el.itertext())
 
 
 def _prepare(root: etree._Element, sup: frozenset[str]) -> dict[etree._Element, str]:
     """Rewrite superscripts as ``.N`` and lift ``mark`` notes out of the text, in place.
 
-    Done once over the tree so each paragraph's text then comes from lxml's C ``string()``
+    Done once over the tree so each paragraph's text then comes from lxml's C ``itertext()``
     instead of a Python walk over its runs. Returns the note text of every paragraph that had one.
     """
+    marks: list[etree._Element] = []
     for el in root.iter("span", "sup"):
         cls = el.get("class")
-        if el.tag == "sup" or cls in sup:
-            inner = _STRING(el).strip()
+        if cls == "mark" and el.tag == "span":
+            marks.append(el)  # lifted after every superscript inside it is rewritten
+        elif el.tag == "sup" or cls in sup:
+            inner = _string(el).strip()
             for child in list(el):
                 el.remove(child)  # tails of nested children are dropped with them, as text they are inner
             el.text = "." + inner if inner.isdigit() or re.fullmatch(r"\d+-\d+", inner) else inner
     notes: dict[etree._Element, str] = {}
-    for el in list(root.iter("span")):
-        if el.get("class") == "mark":
-            para = next(el.iterancestors("p"), None)
-            if para is None:
-                continue
-            notes[para] = notes.get(para, "") + _STRING(el)
-            tail = el.tail
-            el.clear()
-            el.tail = tail
+    for el in marks:
+        para = next(el.iterancestors("p"), None)
+        if para is None:
+            continue
+        notes[para] = notes.get(para, "") + _string(el)
+        tail = el.tail
+        el.clear()
+        el.tail = tail
     return notes
 
 
