@@ -276,7 +276,7 @@ class ActRegistry:
         found: list[ActMatch] = []
         if jurisdiction == "ru":
             for m in self._ru_law_re.finditer(folded):
-                law = self._ru_law(folded, m.start())
+                law = self._ru_law(folded, m.start(), m)
                 if law is not None:
                     found.append(law)
             for m in _RU_BARE_FZ_TAIL.finditer(folded):
@@ -295,7 +295,7 @@ class ActRegistry:
         by_char = self._alias_by_char[jurisdiction]
         cache = self._alias_cache[jurisdiction]
         for hit in self._alias_scan[jurisdiction].finditer(folded):
-            start = hit.start()
+            start, end = hit.span()
             if start and folded[start - 1].isalpha():
                 continue
             written = hit.group()
@@ -307,7 +307,7 @@ class ActRegistry:
                     continue
                 key = self._alias_keys[jurisdiction][named.lastgroup]
                 known = cache[written] = (key, self.kind_of(key))
-            found.append(_act_match(start, hit.end(), *known))
+            found.append(_act_match(start, end, *known))
         if len(found) > 1:
             found.sort(key=_by_start_longest_first)
         end = -1
@@ -316,17 +316,19 @@ class ActRegistry:
                 end = act.end
                 yield act
 
-    def _ru_law(self, folded: str, pos: int) -> ActMatch | None:
+    def _ru_law(self, folded: str, pos: int, m: re.Match[str] | None = None) -> ActMatch | None:
+        """The law written at `pos`; `m` is the law pattern's match there when the caller's scan has it."""
         if not _word_start(folded, pos):
             return None
-        bare = self._ru_bare_fz.match(folded, pos)
-        if bare is not None:
-            sign = _NUMBER_SIGN.search(folded, max(0, pos - 4), pos)
-            start = sign.start() if sign else pos
-            return _act_match(start, bare.end(), self._slug("ru", f"fz-{bare.group('bnum')}"), "law")
-        m = self._ru_law_re.match(folded, pos)
         if m is None:
-            return None
+            bare = self._ru_bare_fz.match(folded, pos)
+            if bare is not None:
+                sign = _NUMBER_SIGN.search(folded, max(0, pos - 4), pos)
+                start = sign.start() if sign else pos
+                return _act_match(start, bare.end(), self._slug("ru", f"fz-{bare.group('bnum')}"), "law")
+            m = self._ru_law_re.match(folded, pos)
+            if m is None:
+                return None
         end = m.end()
         key: str | None = None
         num = m.group("num")
