@@ -9,7 +9,7 @@ scores over one RunContext per stage, as one Dagster step does); the Dagster sid
 through the runner, as `etalon demo` does. The ratio of the cell stages is the orchestration's cost per cell;
 `--runs` single-partition runs of `scores` against score_cell on the same cell give the fixed cost of a run.
 There is no judge (judged elements wait for a human): a judge's HTTP latency would hide the orchestrator.
-`--full` is issue #9's 2,000 x 25 (hours on two cores).
+`--full` is issue #9's 2,000 x 25 (hours on two cores). `--postgres URL` puts Dagster's storage on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -45,6 +45,43 @@ def use_home(input_dir: Path, home_dir: Path) -> Any:
     os.environ["ETALON_SOURCES"] = str(input_dir / "sources.yaml")
     os.environ["DAGSTER_HOME"] = str(home_dir / "dagster")
     return resolve_home(home_dir)
+
+
+def use_postgres(home_dir: Path, url: str) -> str:
+    """A fresh database on the server at `url` for this warehouse's Dagster instance; returns its name.
+
+    The storage block is docs/deploy.md's, with the explicit psycopg2 driver (SQLAlchemy 2 reads a bare
+    postgresql:// as psycopg 3, which dagster-postgres does not install)."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg2
+
+    database = f"etalon_bench_{uuid.uuid4().hex[:10]}"
+    admin = psycopg2.connect(url)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f'CREATE DATABASE "{database}"')
+    admin.close()
+    parts = urlsplit(url)
+    target = urlunsplit(("postgresql+psycopg2", parts.netloc, f"/{database}", parts.query, ""))
+    dagster_home = home_dir / "dagster"
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    os.environ["ETALON_BENCH_PG_URL"] = target
+    (dagster_home / "dagster.yaml").write_text(
+        "storage:\n  postgres:\n    postgres_url: {env: ETALON_BENCH_PG_URL}\ntelemetry:\n  enabled: false\n",
+        encoding="utf-8")
+    return database
+
+
+def drop_database(url: str, database: str) -> None:
+    import psycopg2
+
+    admin = psycopg2.connect(url)
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    admin.close()
 
 
 def import_all(home: Any, input_dir: Path) -> int:
@@ -122,7 +159,9 @@ def plain_cells(home: Any, cells: list[tuple[str, str]]) -> dict[str, str]:
 
 # -- the Dagster side -----------------------------------------------------------------------------------
 
-def dagster_inputs(home: Any) -> tuple[Any, Any]:
+def dagster_inputs(home: Any, pooled: bool = False) -> tuple[Any, Any]:
+    """`pooled`: hold storage connections open, as dagster-webserver does (dagster-postgres otherwise opens a
+    connection per storage call; SQLite ignores it)."""
     from pipelines.observe import observe
     from pipelines.runner import RunLog, instance_for, materialise_all
     from warehouse.lake import Lake
@@ -130,6 +169,8 @@ def dagster_inputs(home: Any) -> tuple[Any, Any]:
     lake = Lake(home.lake)
     lake.ensure_schemas()
     instance = instance_for(home)
+    if pooled:
+        instance.optimize_for_webserver(statement_timeout=0, pool_recycle=3600, max_overflow=4)
     observe(instance, home, lake)
     log = RunLog()
     materialise_all(home, instance, [0, 1], log)
@@ -187,20 +228,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--full", action="store_true", help="issue #9's 10,000 documents, 2,000 x 25 cells")
     parser.add_argument("--keep", type=Path, default=None, help="work here and keep it (default: a temp dir)")
+    parser.add_argument("--postgres", default=None, metavar="URL",
+                        help="Dagster storage on this PostgreSQL server (a fresh database, dropped afterwards), "
+                             "e.g. the ETALON_PG_URL that `eval \"$(bash ci/postgres.sh)\"` exports")
+    parser.add_argument("--pooled", action="store_true",
+                        help="hold PostgreSQL connections open for the whole benchmark (webserver-style pooling)")
     args = parser.parse_args(argv)
     scale = Scale(10_000, 1_000_000, 2_000, 25, args.seed) if args.full else \
         Scale(args.documents, args.units, args.etalons, args.systems, args.seed)
     work = args.keep or Path(tempfile.mkdtemp(prefix="etalon-orch-"))
+    database = use_postgres(work / "dagster", args.postgres) if args.postgres else None
     try:
-        report = measure(work, scale, args.runs)
+        report = measure(work, scale, args.runs, args.pooled)
+        report["pooled_connections"] = args.pooled
+        report["dagster_storage"] = "postgres" if database else "sqlite (default DAGSTER_HOME)"
     finally:
+        if database:
+            drop_database(args.postgres, database)
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(report, indent=1))
     return 0
 
 
-def measure(work: Path, scale: Scale, runs: int) -> dict[str, Any]:
+def measure(work: Path, scale: Scale, runs: int, pooled: bool = False) -> dict[str, Any]:
     t: dict[str, float] = {}
     inputs = work / "input"
     with timed(t, "generate"):
@@ -219,7 +270,7 @@ def measure(work: Path, scale: Scale, runs: int) -> dict[str, Any]:
     with timed(t, "dagster_import"):
         import_all(home, inputs)
     with timed(t, "dagster_inputs"):
-        instance, log = dagster_inputs(home)
+        instance, log = dagster_inputs(home, pooled)
     with timed(t, "dagster_cells"):
         dagster_cells(home, instance, log)
     with timed(t, "dagster_analytics_catalog"):
