@@ -105,7 +105,8 @@ def read_portal_html(text: str, raw: bytes | None = None,
         cls = p.get("class")
         heading = cls in _HEADING_CLASSES
         main = clean("".join(p.itertext()) if len(p) else (p.text or ""))
-        note = clean(notes[p]) if p in notes else ""
+        raw_note = notes.get(p)
+        note = clean(raw_note) if raw_note else ""
         if cls in _TITLE_CLASSES:
             if main:
                 titles.append(main)

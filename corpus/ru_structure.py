@@ -54,6 +54,8 @@ class RawUnit:
 def clean(text: str) -> str:
     # Already clean (the rule for DOCX paragraphs): every whitespace character but the ASCII space, and the
     # zero-width space, is non-printable, so one C scan proves there is nothing to split and join.
+    if "\xa0" in text:  # the portal's non-breaking space after "1.": replaced, most paragraphs are then clean
+        text = text.replace("\xa0", " ")
     if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text
     if "\u200b" in text:
@@ -102,7 +104,7 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
     elif heading and len(heading) > 8 and REPEAL.match(heading.lstrip("(")):
         repealed = True  # "Статья 7. Утратила силу." with the note as the heading
         text = "\n".join(n.text for n in notes) or (heading or "")
-    elif all(_only_repeal(ln.text) for ln in main) and len(text) < 400:
+    elif len(text) < 400 and all(_only_repeal(ln.text) for ln in main):
         repealed = True
     if heading and heading.startswith("(") and REPEAL.search(heading):
         repealed = True
