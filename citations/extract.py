@@ -424,11 +424,15 @@ def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
     return [(part, base, base + len(prefix))] if part else []
 
 
+_REF_CODE = re.compile(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])")
+_REF_LAW = re.compile(r"закон|фз|lege|legi|legea")
+
+
 def _ref_kind(written: str) -> str:
     w = written.strip()
-    if re.search(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])", w):
+    if _REF_CODE.search(w):
         return "code"
-    if re.search(r"закон|фз|lege|legi|legea", w):
+    if _REF_LAW.search(w):
         return "law"
     if "ordonant" in w:
         return "ordinance"

@@ -110,7 +110,7 @@ _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 _RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
 _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
 _RO_TYPE = (
-    r"(?P<rtype>legea|legii|lege|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
+    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
     r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|h\.?\s?g\.?|hotarar[a-z]*\s+(?:a\s+)?guvernului"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege)"
 )
