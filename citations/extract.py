@@ -559,6 +559,8 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
 
 
 def _no_overlaps(found: list[Citation]) -> list[Citation]:
+    if len(found) < 2:
+        return found
     found.sort(key=lambda c: (c.start, -(c.end - c.start)))
     out: list[Citation] = []
     for c in found:
