@@ -24,6 +24,7 @@ _PARA_START = re.compile(
     r"\(\d+(?:\^\d+)?\)\s*|[a-zăâîșț](?:\^\d+)?\)\s*|\d+(?:\^\d+)?\.\s+|\(la data \d"
 )  # ALINEAT | LITERA | PUNCT | NOTE in one pass
 SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată")
+_NOTE_OR_PAGE_FIRST = frozenset("(Pp")  # or a digit: what NOTE and PAGE can start with
 PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
 _TERMINAL = (".", ";", ":", "!", "?", ")", "”", '"', "»")
 
@@ -116,12 +117,10 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
     current: tuple[str, str, str | None, str | None] | None = None
     buf: list[str] = []
     after_context = False
-
-    def context_str() -> str | None:
-        return " / ".join(c for _, c in contexts) or None
+    context_s: str | None = None  # " / ".join of contexts, kept in step with every change to them
 
     def finish(next_has_title: bool) -> list[str]:
-        nonlocal buf
+        nonlocal buf, context_s
         body: list[str] = buf
         margin: list[str] = []
         ctx: list[str] = []
@@ -129,19 +128,26 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
             body, margin, ctx = _split_margin_title(buf, after_context and current is None)
         if ctx and contexts:
             contexts[-1] = (contexts[-1][0], contexts[-1][1] + " — " + " ".join(ctx))
+            context_s = " / ".join(c for _, c in contexts)
         if current is not None:
             number, written, heading, ctx_s = current
             if titles_after and heading is None:
                 first = next((i for i, ln in enumerate(body) if ln.strip()), None)
                 if first is not None and _TITLE_LIKE.match(body[first].strip()):
                     heading, body = body[first].strip(), body[first + 1 :]
-            paras = [p for p in _paragraphs(body) if not NOTE.match(p) and not PAGE.match(p)]
+            paras = [p for p in _paragraphs(body)
+                     if not (p[0] in _NOTE_OR_PAGE_FIRST or p[0].isdigit()) or not (NOTE.match(p) or PAGE.match(p))]
             article_units(number, written, heading, paras, ctx_s, seen, out)
         buf = []
         return margin
 
-    for raw in all_lines:
-        m = HEADING.match(raw) if raw.startswith("#") else None
+    # lines between headings are copied as slices: only the few heading lines are looked at one by one
+    start = 0
+    for i in [i for i, raw in enumerate(all_lines) if raw[:1] == "#"]:
+        buf.extend(all_lines[start:i])
+        start = i + 1
+        raw = all_lines[i]
+        m = HEADING.match(raw)
         if m:
             level, content = len(m.group(1)), m.group(2)
             a = ARTICLE.match(content)
@@ -154,7 +160,7 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
                 else:
                     written, number = "unic", "unic"
                 heading = inline.strip() if inline else (" ".join(margin) or None)
-                current = (number, written, heading, context_str())
+                current = (number, written, heading, context_s or None)
                 after_context = False
                 continue
             if level == 1 and not title:
@@ -165,8 +171,10 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
             while contexts and contexts[-1][0] >= level:
                 contexts.pop()
             contexts.append((level, content))
+            context_s = " / ".join(c for _, c in contexts)
             after_context = True
             continue
         buf.append(raw)
+    buf.extend(all_lines[start:])
     finish(True)
     return title, out
