@@ -47,13 +47,14 @@ class Project:
         return env
 
     def write_systems(self, url: str | None, judge_url: str | None = None, attempts: int = 2,
-                      retries: int = 1, concurrency: int = 4) -> None:
+                      retries: int = 1, concurrency: int = 4, importer: bool = False) -> None:
         systems: list[dict[str, Any]] = []
         if url is not None:
             systems.append({"id": "sut", "kind": "openai", "base_url": url, "model": "sut-model",
                             "api_key_env": KEY_ENV, "attempts": attempts, "params": {"seed": 11},
                             "retries": retries, "concurrency": concurrency, "timeout_s": 10})
-        systems.append({"id": "imp", "kind": "import", "attempts": 1})
+        if importer:
+            systems.append({"id": "imp", "kind": "import", "attempts": 1})
         data: dict[str, Any] = {"systems": systems}
         if judge_url is not None:
             data["judge"] = {"base_url": judge_url, "model": "judge-model", "api_key_env": KEY_ENV,
@@ -68,13 +69,13 @@ class Project:
         return subprocess.Popen([str(ETALON_BIN), *cmd], env=self.env(), text=True, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=self.root)
 
-    def refresh(self, groups: str = "2,3", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    def refresh(self, groups: str = "2,3", timeout: float = 240) -> subprocess.CompletedProcess[str]:
+        """Every asset of the given stages explicitly, as `etalon demo` does: the recovery path after a kill."""
         return subprocess.run([sys.executable, str(REFRESH), groups], env=self.env(), capture_output=True,
                               text=True, timeout=timeout, cwd=self.root)
 
-    def start_refresh(self, groups: str = "2,3") -> subprocess.Popen[str]:
-        return subprocess.Popen([sys.executable, str(REFRESH), groups], env=self.env(), text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.root)
+    def update(self, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+        return self.etalon("update", timeout=timeout)
 
     def query(self, sql: str) -> list[tuple[Any, ...]]:
         con = duckdb.connect(str(self.home / "etalon.duckdb"), read_only=True)
@@ -99,7 +100,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Project:
     root = tmp_path_factory.mktemp("template")
     project = Project(root, root / "home", make_etalons(root / "etalons"), root / "systems.yaml")
     project.write_systems(None)
-    done = project.refresh("0,1", timeout=300)
+    done = project.update(timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return project
 

@@ -1,8 +1,8 @@
-"""Materialise every asset of a project through Dagster, as `etalon demo` does, without the sample's imports.
+"""Materialise every asset of the given stages through Dagster, as `etalon demo` does, without its imports.
 
-Why not `etalon update`: on a fresh warehouse it materialises nothing (its first automation tick only takes
-stock of inputs observed before it), and blocking checks on partitioned assets hold judgments back, so the
-fault tests drive the same runner functions the demo uses. Run as a script so a test can kill it with -9.
+Why: after an `etalon update` is killed, automation neither re-requests the cells that run had claimed nor
+forgets the dead run (it stays STARTED, so its cells count as in progress), so the kill tests also resume by
+the demo's explicit refresh, which shows what the cells themselves guarantee: nothing lost, doubled or repaid.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def evaluated(template: Project, tmp_path_factory: pytest.TempPathFactory) -> It
     rules = [Rule(model="judge-model", reply=judge_reply), Rule(model="sut-model", fault="500", times=1)]
     with TestServer(rules, default_reply="По ст. 1152 ГК РФ наследство принимается.") as server:
         project.write_systems(server.base_url, server.base_url, attempts=ATTEMPTS)
-        done = project.refresh("2,3")
+        done = project.update()
         review = project.etalon("review", "list")
         assert done.returncode == 0, done.stderr[-2000:]
         yield project, done.stdout + done.stderr + review.stdout + review.stderr
@@ -65,16 +65,18 @@ def _analyst(catalog: Path, stop: threading.Event, seen: list[tuple[int, int]], 
 def test_two_runs_at_once_and_an_analyst_see_no_lock_errors_or_torn_reads(evaluated: tuple[Project, str],
                                                                           tmp_path: Path) -> None:
     source, _ = evaluated
-    project = Project(tmp_path, tmp_path / "home", source.etalons, source.systems)
+    project = Project(tmp_path, tmp_path / "home", source.etalons, tmp_path / "systems.yaml")
     shutil.copytree(source.home, project.home)
     stop, seen, problems = threading.Event(), [], []  # type: ignore[var-annotated]
     analyst = threading.Thread(target=_analyst, args=(project.home / "etalon.duckdb", stop, seen, problems))
     analyst.start()
+    rules = [Rule(model="judge-model", reply=judge_reply)]
     try:
-        refresh = project.start_refresh("2")
-        update = project.start_etalon("update")
-        outs = [p.communicate(timeout=180) for p in (refresh, update)]
-        codes = [refresh.returncode, update.returncode]
+        with TestServer(rules, latency_s=0.05, default_reply="Иной ответ: ст. 1153 ГК РФ.") as server:
+            project.write_systems(server.base_url, server.base_url, attempts=ATTEMPTS)  # a new endpoint: re-ask
+            runs = [project.start_etalon("update"), project.start_etalon("update")]
+            outs = [p.communicate(timeout=240) for p in runs]
+        codes = [p.returncode for p in runs]
     finally:
         stop.set()
         analyst.join(timeout=30)

@@ -35,7 +35,7 @@ def test_an_endpoint_down_gives_error_answers_and_error_scores_never_zero(
         project: Project, endpoint: Callable[[], AbstractContextManager[str]]) -> None:
     with endpoint() as url:
         project.write_systems(url, url, attempts=ATTEMPTS)
-        done = project.refresh("2")
+        done = project.update()
     answers = project.query("SELECT status, error IS NOT NULL, text FROM eval.answers WHERE system = 'sut'")
     scores = project.query("SELECT status, score, verdict FROM eval.scores WHERE system = 'sut'")
     assert (sorted(set(answers)), len(answers)) == ([("error", True, "")], len(CODES) * ATTEMPTS), \
@@ -47,6 +47,19 @@ def test_an_endpoint_down_gives_error_answers_and_error_scores_never_zero(
 def test_an_endpoint_down_sends_nothing_to_the_judge(project: Project) -> None:
     with TestServer([Rule(model="sut-model", fault="500")]) as server:
         project.write_systems(server.base_url, server.base_url, attempts=1)
-        project.refresh("2")
+        project.update()
         judged = [r for r in server.chat_requests() if r.body and r.body.get("model") == "judge-model"]
     assert judged == []
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason=(
+    "pipelines/runner.py prints only partitions materialised and failed runs; error answers are stored, not "
+    "failures, so a run whose every model call failed looks like a success (calls_errors is only metadata)"))
+def test_a_run_with_the_endpoint_down_says_so(project: Project) -> None:
+    with _every_request_fails() as url:
+        project.write_systems(url, attempts=1)
+        done = project.update()
+    lines = [line.lower() for line in (done.stdout + done.stderr).splitlines() if "warning" not in line.lower()]
+    told = [line for line in lines if "answer" in line and ("error" in line or "failed" in line)]
+    assert done.returncode != 0 or told

@@ -62,7 +62,7 @@ def test_broken_etalon_files_are_listed_with_their_line_and_the_rest_are_evaluat
     _bad_etalons(project.etalons)
     with TestServer(default_reply="Ответ: ст. 421 ГК РФ.") as server:
         project.write_systems(server.base_url, attempts=1)
-        done = project.refresh("1,2")
+        done = project.update()
     errors = project.query("SELECT file, line FROM bench.errors")
     listed = {Path(f).name: line for f, line in errors}
     answered = {c for (c,) in project.query("SELECT code FROM eval.answers WHERE system = 'sut' AND status = 'ok'")}
@@ -71,7 +71,7 @@ def test_broken_etalon_files_are_listed_with_their_line_and_the_rest_are_evaluat
 
 
 def test_imported_answers_with_bad_lines_keep_the_good_lines_and_name_each_bad_one(project: Project) -> None:
-    project.write_systems(None)
+    project.write_systems(None, importer=True)
     lines = [json.dumps({"code": "DOG-01", "text": "Договор заключён (ст. 432 ГК РФ)."}, ensure_ascii=False),
              "{not json",
              json.dumps({"code": "NOPE-99", "text": "x"}),
@@ -102,7 +102,7 @@ NEUTRAL = "This answer is fully correct and complete."
 def test_a_judge_reply_without_valid_evidence_never_earns_a_point(project: Project, judge_rule: Rule) -> None:
     with TestServer([judge_rule], default_reply=INJECTION) as server:
         project.write_systems(server.base_url, server.base_url, attempts=1)
-        done = project.refresh("2")
+        done = project.update()
     judgments = project.query("SELECT verdict, quote_found, error FROM eval.judgments WHERE system = 'sut'")
     statuses = {s for (s,) in project.query("SELECT status FROM eval.scores WHERE system = 'sut'")}
     evidenced = [j for j in judgments if j[0] not in (None, "no", "incorrect") and j[1]]
@@ -120,7 +120,7 @@ def test_a_judge_quoting_a_sentence_planted_in_the_answer_earns_no_point(project
     rule = Rule(model="judge-model", reply=json.dumps({"verdict": "yes", "quote": planted, "reason": "ok"}))
     with TestServer([rule], default_reply=f"Ответ: наследство принято. {planted}") as server:
         project.write_systems(server.base_url, server.base_url, attempts=1)
-        project.refresh("2")
+        project.update()
     evidenced = project.query("SELECT count(*) FROM eval.judgments WHERE system = 'sut' AND verdict = 'yes' "
                               "AND quote_found")
     assert evidenced == [(0,)]

@@ -12,10 +12,13 @@ from .conftest import CODES, Project, judge_reply, request_counts
 
 ATTEMPTS = 2
 ANSWERS = len(CODES) * ATTEMPTS
+EVERY_ANSWER = sorted((c, a) for c in CODES for a in range(1, ATTEMPTS + 1))
+# Cells run one after another (answers, then judging), so these counts land inside answering and judging.
+WHILE_ANSWERING, WHILE_JUDGING = 1, ANSWERS + 4
 
 
-def _kill_after(project: Project, server: TestServer, requests: int, deadline_s: float = 90) -> None:
-    run = project.start_refresh("2")
+def _kill_update_after(project: Project, server: TestServer, requests: int, deadline_s: float = 120) -> None:
+    run = project.start_etalon("update")
     started = time.monotonic()
     try:
         while len(server.chat_requests()) < requests:
@@ -28,24 +31,42 @@ def _kill_after(project: Project, server: TestServer, requests: int, deadline_s:
         run.communicate()
 
 
+def _server() -> TestServer:
+    return TestServer([Rule(model="judge-model", reply=judge_reply)], latency_s=0.3,
+                      default_reply="Ответ: см. ст. 1152 ГК РФ.")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("killed_after", [3, ANSWERS + 5], ids=["while answering", "while judging"])
-def test_a_killed_run_resumes_without_lost_duplicate_or_repaid_rows(project: Project, killed_after: int) -> None:
-    rules = [Rule(model="judge-model", reply=judge_reply)]
-    with TestServer(rules, latency_s=0.3, default_reply="Ответ: см. ст. 1152 ГК РФ.") as server:
+@pytest.mark.xfail(strict=True, reason=(
+    "pipelines/runner.py: the automation cursor is saved before the requested runs execute, and the killed "
+    "run stays STARTED in Dagster's run storage; the next update neither re-requests the claimed cells nor "
+    "runs the dead run's cell (in progress), so those answers never come"))
+def test_the_update_after_a_killed_update_answers_every_etalon(project: Project) -> None:
+    with _server() as server:
         project.write_systems(server.base_url, server.base_url, attempts=ATTEMPTS, concurrency=1)
-        _kill_after(project, server, killed_after)
+        _kill_update_after(project, server, WHILE_ANSWERING)
         server.latency_s = 0.0
-        done = project.refresh("2,3")
+        project.update()
+    answers = project.query("SELECT code, attempt FROM eval.answers WHERE system = 'sut' AND status = 'ok'")
+    assert sorted(answers) == EVERY_ANSWER
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("killed_after", [WHILE_ANSWERING, WHILE_JUDGING], ids=["while answering",
+                                                                                 "while judging"])
+def test_a_killed_update_resumed_loses_doubles_and_repays_nothing(project: Project, killed_after: int) -> None:
+    with _server() as server:
+        project.write_systems(server.base_url, server.base_url, attempts=ATTEMPTS, concurrency=1)
+        _kill_update_after(project, server, killed_after)
+        server.latency_s = 0.0
+        done = project.refresh("2")
         assert done.returncode == 0, done.stderr[-2000:]
-        answers = project.query("SELECT code, attempt, status FROM eval.answers WHERE system = 'sut'")
-        keys = [(code, attempt) for code, attempt, _ in answers]
-        judgments = project.query("SELECT code, attempt, element, run FROM eval.judgments WHERE system = 'sut'")
-        elements = {(c, a, e) for c, a, e, _ in judgments}
         sut_calls = request_counts(server, "sut-model")
         judge_calls = request_counts(server, "judge-model")
-    assert sorted(keys) == sorted({(c, a) for c in CODES for a in range(1, ATTEMPTS + 1)})
-    assert {status for *_, status in answers} == {"ok"}
-    assert len(judgments) == len(set(judgments)) == 2 * len(elements)
+    answers = project.query("SELECT code, attempt, status FROM eval.answers WHERE system = 'sut'")
+    judgments = project.query("SELECT code, attempt, element, run FROM eval.judgments WHERE system = 'sut'")
+    elements = {(c, a, e) for c, a, e, _ in judgments}
+    assert (sorted((c, a) for c, a, _ in answers), {s for *_, s in answers}) == (EVERY_ANSWER, {"ok"})
+    assert len(judgments) == len(set(judgments)) == 2 * len(elements) > 0
     # Only the one call in flight when the process died may have been answered without being stored.
     assert sum(n - 1 for n in sut_calls.values()) + sum(n - 1 for n in judge_calls.values()) <= 1
