@@ -72,8 +72,9 @@ def test_a_page_whose_bytes_contradict_its_declared_charset_is_an_error_with_a_b
     assert (err.reason, err.position is not None and err.position.startswith("byte ")) == ("encoding_mismatch", True)
 
 
-def test_mojibake_text_is_rejected_as_mis_encoded(tmp_path: Path) -> None:
-    garbled = LAW_TEXT.encode("utf-8").decode("cp1251").encode("utf-8")
+@pytest.mark.parametrize("misread_as", ["cp1251", "latin-1"])
+def test_mojibake_text_is_rejected_as_mis_encoded(tmp_path: Path, misread_as: str) -> None:
+    garbled = LAW_TEXT.encode("utf-8").decode(misread_as).encode("utf-8")
     err = _one(_write(tmp_path, "garbled.txt", garbled))
     assert isinstance(err, IngestError) and err.reason == "mis_encoded"
 
