@@ -100,3 +100,15 @@ def is_cyrillic_text(text: str) -> bool:
     """
     sample = text[:2000]
     return len(sample.encode("utf-8")) - len(sample) > len(sample) // 4
+
+
+TRAILING = frozenset(" \t\n,;:")
+
+
+def trim_end(text: str, start: int, end: int) -> int:
+    """`end` moved back over trailing spaces and punctuation, never before `start`: a citation's span."""
+    if end <= start or text[end - 1] not in TRAILING:
+        return end
+    while end > start and text[end - 1] in TRAILING:
+        end -= 1
+    return end

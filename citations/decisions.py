@@ -1,0 +1,256 @@
+"""Court decisions cited in an answer: Plenum resolutions, constitutional and supreme court decisions, lower
+courts, the ECHR and the CJEU, Russian or Romanian.
+
+A decision is read from its document word ("постановления", "decizia") onwards; what may stand before it (a
+point, or the court in "КС РФ в постановлении ...") is read backwards from there. Answers that name no court
+at all skip every scan here, which is most of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citations import grammar_ro as ro
+from citations import grammar_ru as ru
+from citations.model import Citation, new_citation
+from citations.registry import ActRegistry
+from citations.text import fold, iso_date, trim_end
+
+_RO_DECISION_HINTS = (*ro.DOC_WORDS, "cedo", "drepturilor omului")
+_RU_COURT_ABBREVIATIONS = ("вс", "кс", "вас")  # before "рф": the courts named without the word "суд"
+
+
+class DecisionFinder:
+    def __init__(self, registry: ActRegistry) -> None:
+        self.reg = registry
+        ru_courts = "|".join(f"(?:{c.pattern})" for c in registry.courts if c.jurisdiction == "ru")
+        ro_courts = "|".join(f"(?:{c.pattern})" for c in registry.courts if c.jurisdiction == "ro")
+        self._ru_decisions = ru.decision_patterns(ru_courts)
+        self._ro_decision = ro.decision_pattern(ro_courts)
+        self._courts = {j: [c for c in registry.courts if c.jurisdiction == j] for j in ("ru", "ro")}
+        self._court_full = {c.court: re.compile(c.pattern + r"\Z") for c in registry.courts}
+        self._court_cache: dict[tuple[str, str], str | None] = {}  # answers name the same few courts
+
+    def _canonical_court(self, folded_court: str, j: str) -> str | None:
+        if (folded_court, j) in self._court_cache:
+            return self._court_cache[(folded_court, j)]
+        court = next(
+            (c.court for c in self._courts[j] if self._court_full[c.court].match(folded_court)), None
+        )
+        if len(self._court_cache) > 4096:
+            self._court_cache.clear()
+        self._court_cache[(folded_court, j)] = court
+        return court
+
+    def ru(self, text: str, folded: str) -> list[Citation]:
+        found: list[Citation] = []
+        if "суд" not in folded and "еспч" not in folded and not _names_court_abbreviation(folded):
+            return found  # no court named at all: skip the decision scans (most answers)
+        after_word, court_before, rest = self._ru_decisions
+        for p in _word_starts(folded, ru.DOC_WORDS):
+            if p and folded[p - 1].isalpha():
+                continue
+            start, point = p, None
+            m = after_word.match(folded, p)
+            if m is not None:
+                pb = ru.POINT_BEFORE.search(folded, max(0, p - 40), p)
+                if pb is not None:
+                    start, point = pb.start(), pb.group("point")
+                court_m: re.Match[str] = m
+            else:
+                cb = court_before.search(folded, max(0, p - 160), p)
+                m = rest.match(folded, p) if cb is not None else None
+                if cb is None or m is None:
+                    low = ru.LOWER_COURT.match(folded, p)
+                    if low is not None:
+                        prefix = ru.LOWER_PREFIX.search(folded, max(0, p - 30), p)
+                        found.append(self._ru_lower(text, low, prefix.start() if prefix else p))
+                    continue
+                start, court_m = cb.start(), cb
+            num, d = m.group("num"), m.group("d1") or m.group("d2")
+            if num is None and d is None:
+                continue
+            court = self._canonical_court(court_m.group("court"), "ru")
+            if court_m.group("court2"):
+                court = f"{court} / {self._canonical_court(court_m.group('court2'), 'ru')}"
+            date = iso_date(d) if d else None
+            end = m.end()
+            after = ru.POINT_AFTER.match(folded, end)
+            if point is None and after is not None:
+                point, end = after.group("point"), after.end()
+            else:
+                title = ru.TITLE_AFTER.match(folded, end)  # the resolution's title names acts too
+                end = title.end() if title is not None else end
+            end = trim_end(text, start, end)
+            number = text[m.start("num") : m.end("num")] if num else None
+            found.append(new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
+                                  date=date, year=date[:4] if date else None, point=point))  # fmt: skip
+        for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
+            found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
+                                  number=e.group("num")))  # fmt: skip
+        return _no_overlaps(found)
+
+    def _ru_lower(self, text: str, m: re.Match[str], start: int) -> Citation:
+        end = trim_end(text, start, m.end())
+        court = " ".join(text[m.start("court") : m.end("court")].split())
+        number = text[m.start("num") : m.end("num")]
+        return new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number)
+
+    def ro(self, text: str, folded: str) -> list[Citation]:
+        found: list[Citation] = []
+        if not any(w in folded for w in _RO_DECISION_HINTS) and not _has_case_number(folded):
+            return found  # no decision word, no case number: skip the decision scans (most answers)
+        for p in _word_starts(folded, ro.DOC_WORDS):
+            if p and folded[p - 1].isalpha():
+                continue
+            m = self._ro_decision.match(folded, p)
+            if m is None:
+                continue
+            start = m.start()
+            court: str | None = None
+            written = m.group("pre") or m.group("post")
+            lower = ro.LOWER_BEFORE.search(folded, max(0, start - 90), start)
+            if written:
+                court = self._canonical_court(written, "ro")
+            elif lower is not None:
+                start = lower.start()
+                court = _lower_court_name(text, lower.start("lower"), lower.end("lower"))
+            elif m.group("lowgen"):
+                court = _lower_court_name(text, m.start("lowgen"), m.end("lowgen"))
+            window = folded[max(0, start - 200) : start] + " " + folded[m.end() : m.end() + 150]
+            num = m.group("num")
+            if court is None:
+                # a unification mechanism (RIL / HP) nearby, or a Roman numeral, means the High Court
+                if ro.ROMAN.fullmatch(num) or _mechanism(folded, start, m.end()) is not None:
+                    court = "ÎCCJ"
+                elif ro.CCR_HINT.search(window):
+                    court = "CCR"
+                else:
+                    court = self._nearest_court(folded, m.start(), m.end())
+            if court is None:
+                continue  # "decizia nr. 15/2023" of an employer or a company body is not court practice
+            number = num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
+            end = trim_end(text, start, m.end())
+            found.append(
+                new_citation(
+                    start,
+                    end,
+                    text[start:end],
+                    "decision",
+                    "ro",
+                    court=court,
+                    number=number,
+                    year=m.group("year") or m.group("year2"),
+                )
+            )
+        for m in ro.ECHR.finditer(folded) if "cedo" in folded or "europe" in folded else ():
+            found.append(
+                new_citation(
+                    m.start(),
+                    m.end(),
+                    text[m.start() : m.end()],
+                    "decision",
+                    "ro",
+                    court="CEDO",
+                    number=m.group("num"),
+                )
+            )
+        for m in ro.CASE_NUMBER.finditer(folded):
+            start = m.start() - 1  # the scan starts at the dash: "c" or "t" stands before it
+            if start < 0 or folded[start] not in "ct":
+                continue
+            if start and (folded[start - 1].isalnum() or folded[start - 1] == "-"):
+                continue
+            heads = list(ro.CJUE_HEAD.finditer(folded, max(0, start - 200), start))
+            if heads:
+                start = heads[-1].start()
+            found.append(
+                new_citation(
+                    start,
+                    m.end(),
+                    text[start : m.end()],
+                    "decision",
+                    "ro",
+                    court="CJUE",
+                    number=text[m.start() - 1 : m.end()].upper(),
+                )
+            )
+        return _no_overlaps(found)
+
+    def _nearest_court(self, folded: str, start: int, end: int) -> str | None:
+        lo = max(0, folded.rfind(". ", 0, start) - 120)
+        best: tuple[int, str] | None = None
+        for c in self._courts["ro"]:
+            for m in self.reg.court_pattern(c.court).finditer(folded, lo, min(len(folded), end + 120)):
+                dist = start - m.end() if m.end() <= start else m.start() - end
+                if dist >= 0 and (best is None or dist < best[0]):
+                    best = (dist, c.court)
+        return best[1] if best else None
+
+
+def _mechanism(folded: str, start: int, end: int) -> str | None:
+    """RIL or HP, from the words nearest the decision (a sentence may name both mechanisms)."""
+    best: tuple[int, str] | None = None
+    lo, hi = max(0, start - 200), min(len(folded), end + 150)
+    for name, pattern in (("HP", ro.MECHANISM_HP), ("RIL", ro.MECHANISM_RIL)):
+        for m in pattern.finditer(folded, lo, hi):
+            dist = (
+                0 if start <= m.start() < end else (start - m.end() if m.end() <= start else m.start() - end)
+            )
+            if best is None or dist < best[0]:
+                best = (dist, name)
+    return best[1] if best else None
+
+
+def _lower_court_name(text: str, start: int, end: int) -> str:
+    words = text[start:end].split()
+    head = fold(" ".join(words[:-1]))
+    name = words[-1]
+    if head.startswith("curt"):
+        return f"Curtea de Apel {name}"
+    if head.startswith("tribunal"):
+        return f"Tribunalul {name}"
+    if len(words) > 2:  # judecătoria sectorului N
+        return "Judecătoria " + " ".join(words[1:])
+    return f"Judecătoria {name}"
+
+
+def _word_starts(folded: str, words: tuple[str, ...]) -> list[int]:
+    """Where any of `words` begins, in order: one str.find loop per word runs at memchr speed, where one regex
+    alternation stops at every letter any of the words begins with."""
+    out: list[int] = []
+    for w in words:
+        at = folded.find(w)
+        while at >= 0:
+            out.append(at)
+            at = folded.find(w, at + len(w))
+    out.sort()
+    return out
+
+
+def _has_case_number(folded: str) -> bool:
+    return any(m.start() and folded[m.start() - 1] in "ct" for m in ro.CASE_NUMBER.finditer(folded))
+
+
+def _names_court_abbreviation(folded: str) -> bool:
+    """ "ВС РФ", "КС РФ", "ВАС РФ": found from each "рф" backwards, since "рф" is rare and "с" is not."""
+    at = folded.find("рф")
+    while at >= 0:
+        if (
+            folded[max(0, at - 8) : at].rstrip().endswith(_RU_COURT_ABBREVIATIONS)
+            and folded[at - 1].isspace()
+        ):
+            return True
+        at = folded.find("рф", at + 2)
+    return False
+
+
+def _no_overlaps(found: list[Citation]) -> list[Citation]:
+    if len(found) < 2:
+        return found
+    found.sort(key=lambda c: (c.start, -(c.end - c.start)))
+    out: list[Citation] = []
+    for c in found:
+        if not out or c.start >= out[-1].end:
+            out.append(c)
+    return out
