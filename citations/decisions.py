@@ -21,6 +21,8 @@ _RU_COURT_ABBREVIATIONS = ("вс", "кс", "вас")  # before "рф": the court
 
 
 class DecisionFinder:
+    """The decision scans, compiled once from the registry's courts."""
+
     def __init__(self, registry: ActRegistry) -> None:
         self.reg = registry
         ru_courts = "|".join(f"(?:{c.pattern})" for c in registry.courts if c.jurisdiction == "ru")
@@ -43,6 +45,8 @@ class DecisionFinder:
         return court
 
     def ru(self, text: str, folded: str) -> list[Citation]:
+        """Russian decisions. The gate below assumes every Russian court pattern (courts.yaml) holds "суд" or
+        "еспч" or ends in "ВС/КС/ВАС РФ": a court named otherwise needs its word added to the gate."""
         found: list[Citation] = []
         if "суд" not in folded and "еспч" not in folded and not _names_court_abbreviation(folded):
             return found  # no court named at all: skip the decision scans (most answers)
