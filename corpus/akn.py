@@ -73,14 +73,16 @@ def _heading(el: etree._Element) -> str | None:
     return None
 
 
+# text blocks in any namespace; lxml filters the tags in C instead of a Python test on every node
+_BLOCKS = tuple(f"{{*}}{t}" for t in ("p", "li", "td", "listIntroduction", "listWrapUp", "blockContainer"))
+
+
 def _text(el: etree._Element) -> str:
     parts: list[str] = []
-    for node in el.iter():
-        ln = _local(node)
-        if ln in ("p", "heading", "num", "li", "td", "listIntroduction", "listWrapUp", "blockContainer"):
-            t = clean("".join(node.itertext()))
-            if t and ln != "num" and ln != "heading":
-                parts.append(t)
+    for node in el.iter(*_BLOCKS):
+        t = clean("".join(node.itertext()))
+        if t:
+            parts.append(t)
     return "\n".join(parts)
 
 
