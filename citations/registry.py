@@ -316,6 +316,7 @@ class ActRegistry:
             found.extend(
                 self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
             )
+        laws = len(found)  # the alias scan below yields its own hits in order and without overlaps
         by_char = self._alias_by_char[jurisdiction]
         cache = self._alias_cache[jurisdiction]
         for hit in self._alias_scan[jurisdiction].finditer(folded):
@@ -332,8 +333,10 @@ class ActRegistry:
                 key = self._alias_keys[jurisdiction][named.lastgroup]
                 known = cache[written] = (key, self.kind_of(key))
             found.append(_act_match(start, end, *known))
-        if len(found) > 1:
-            found.sort(key=_by_start_longest_first)
+        if laws == 0:
+            yield from found
+            return
+        found.sort(key=_by_start_longest_first)
         end = -1
         for act in found:
             if act.start >= end:
