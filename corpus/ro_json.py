@@ -19,8 +19,11 @@ from corpus.ro_text import article_units, repair_question_marks, unify
 from corpus.ru_resolution import parse_points
 from corpus.ru_structure import Line, RawUnit
 
-_BLOCK_SPLIT = re.compile(r"\n\s*\+\s*\n|\s{3,}\+\s{3,}")
-_PARA_SPLIT = re.compile(r"\s*\n\s*|\s{3,}")
+# Blocks: a '+' line, or '+' between runs of 3+ spaces. Paragraphs: a whitespace run holding a newline or
+# 3+ long. Both are written to open with a bare \s (the same splits as "\n\s*\+\s*\n|..." and
+# "\s*\n\s*|\s{3,}"): the regex engine then skips in C to the next whitespace instead of trying every letter.
+_BLOCK_SPLIT = re.compile(r"\s(?:(?<=\n)\s*\+\s*\n|\s{2,}\+\s{3,})")
+_PARA_SPLIT = re.compile(r"\s(?:\s*\n|(?<=\n)|\s{2})\s*")
 ARTICLE = re.compile(r"^(?:Articolul|Art\.|ARTICOLUL)\s*([0-9IVXLC]+(?:\s*\^\s*\d+)?)\b\s*(.*)$", re.S)
 UNIC = re.compile(r"^ARTICOL(?:UL)?\s+UNIC\b\s*(.*)$", re.I | re.S)
 _RO_MONTHS = {

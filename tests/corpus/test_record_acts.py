@@ -72,3 +72,16 @@ def test_a_fixture_record_is_keyed_by_its_own_name_not_by_acts_its_title_mention
 ])
 def test_an_authored_record_gets_the_registry_key_or_else_the_generic_one(fields: dict[str, str], act: str) -> None:
     assert parse_record(_record(**fields), "line 1").act == act
+
+
+@pytest.mark.parametrize("text", [
+    "LEGE nr. 7\n + \nArticolul 1   Prima regulă.\n+\nArticolul 2\n(1) Alineat.\n(2) Alt alineat.",
+    "LEGE nr. 7   +   Articolul 1   Prima regulă.    +    Articolul 2   (1) Alineat.   (2) Alt alineat.",
+    "LEGE nr. 7\n\t+\t\nArticolul 1\nPrima regulă.\n  +  \nArticolul 2\t\t\t(1) Alineat.\n(2) Alt alineat.",
+])
+def test_blocks_and_paragraphs_split_on_plus_lines_newlines_and_runs_of_spaces(text: str) -> None:
+    units = parse_record(_record(Text=text), "line 1").units
+    assert [(u.path, u.text) for u in units] == [
+        ("1", "Prima regulă."), ("2", "(1) Alineat.\n(2) Alt alineat."),
+        ("2/1", "(1) Alineat."), ("2/2", "(2) Alt alineat."),
+    ]
