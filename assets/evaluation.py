@@ -70,7 +70,7 @@ def citations(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Ite
 
 @asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="evaluation",
        deps=["citations", AssetDep("etalon_sources", partition_mapping=_BY_ETALON), "judge_config"],
-       automation_condition=on_change(),
+       automation_condition=on_change(wait_for_checks=False),
        description="Two independent judge runs per element, yes/no with a checked literal quote.")
 def judgments(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     yield from _over_cells(context, warehouse, judge_cell)

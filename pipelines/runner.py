@@ -174,14 +174,13 @@ def tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
     storage = instance.run_storage
     raw = storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR)
     cursor = deserialize_value(raw, AssetDaemonCursor) if raw else None
-    first = cursor is None
     result = evaluate_automation_conditions(defs=_defs(), instance=instance, cursor=cursor)
     storage.set_cursor_values({AUTOMATION_CURSOR: serialize_value(result.cursor)})
-    requests = {k: set(result.get_requested_partitions(k)) for k in materialisable() if result.get_num_requested(k)}
-    if first and not requests:
-        # The very first evaluation only takes stock; evaluate again so that what is there gets requested.
-        return tick(instance)
-    return requests
+    return {k: set(result.get_requested_partitions(k)) for k in materialisable() if result.get_num_requested(k)}
+
+
+def has_cursor(instance: DagsterInstance) -> bool:
+    return bool(instance.run_storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR))
 
 
 def absorb(instance: DagsterInstance) -> None:
@@ -202,6 +201,10 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None) -> RunLog:
     lake = Lake(home.lake)
     lake.ensure_schemas()
     instance = instance_for(home)
+    if not has_cursor(instance):
+        # Automation's first evaluation only takes stock of what exists; taking it before the inputs are
+        # observed makes everything observed now count as a change, so a new warehouse fills itself.
+        tick(instance)
     obs = observe(instance, home, lake)
     for problem in obs.problems:
         echo(f"input problem: {problem}")

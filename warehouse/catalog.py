@@ -94,6 +94,6 @@ def memory_catalog(lake: Lake) -> duckdb.DuckDBPyConnection:
 
 def query(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
     """A query's result as a polars frame, through Arrow (no per-row Python objects)."""
-    result = pl.from_arrow(con.execute(sql).to_arrow_table())
+    result = pl.from_arrow(con.sql(sql).to_arrow_table())
     assert isinstance(result, pl.DataFrame)
     return result
