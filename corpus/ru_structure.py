@@ -96,11 +96,18 @@ class _Article:
         self.has_numbered_parts = False
 
 
+def _status(text: str) -> str:
+    # the checks _only_repeal opens with, made here in C before a Python call for every unit
+    if len(text) <= 320 and ("сил" in text or "ключ" in text or "примен" in text) and _only_repeal(text):
+        return REPEALED
+    return IN_FORCE
+
+
 def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
-    body = [ln for ln in art.lines if ln.text]
-    main = [ln for ln in body if ln.role != "note"]
-    notes = [ln for ln in body if ln.role == "note"]
-    text = "\n".join(ln.text for ln in main)
+    lines = art.lines  # parse_articles only keeps lines with text
+    main = [ln for ln in lines if ln.role != "note"]
+    notes = [ln for ln in lines if ln.role == "note"] if len(main) != len(lines) else []
+    text = "\n".join([ln.text for ln in main])
     heading = art.heading
     repealed = False
     if not main:
@@ -112,76 +119,74 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
         repealed = True
     if heading and heading.startswith("(") and REPEAL.search(heading):
         repealed = True
-    path = art.number
-    if path in seen:
+    number = art.number
+    if number in seen:
         return
-    seen.add(path)
-    out.append(RawUnit(art.number, path, "article", art.written, heading, text,
-                       REPEALED if repealed else IN_FORCE, art.context))
+    seen.add(number)
+    context = art.context
+    out.append(RawUnit(number, number, "article", art.written, heading, text,
+                       REPEALED if repealed else IN_FORCE, context))
     if repealed or not main:
         return
     numbered = any(ln.text[0].isdigit() and PART.match(ln.text) for ln in main)
     part: str | None = None
     point: str | None = None
+    part_unit: RawUnit | None = None  # its text grows with the lines that follow it until the next part
     part_lines: list[str] = []
-    pending: list[RawUnit] = []
     plain_count = 0
-
-    def flush_part() -> None:
-        if part is not None and pending:
-            pending[0].text = "\n".join(part_lines)
-
+    # Units are appended inline (a path seen before is skipped): this loop runs once per paragraph of the
+    # corpus, and helper calls here were a measurable share of the ingest.
     for ln in main:
         t = ln.text
         # a marker opens with a digit ("1.", "1)") or is a letter and ")": most lines need no regex at all
         digit = t[0].isdigit()
         m = PART.match(t) if numbered and digit else None
         if m:
-            flush_part()
+            if part_unit is not None:
+                part_unit.text = "\n".join(part_lines)
             part, point = normalise_ru(m.group(1)), None
             part_lines = [t]
-            unit = RawUnit(art.number, f"{art.number}/{part}", "part", m.group(1), None, t,
-                           REPEALED if _only_repeal(t) else IN_FORCE, art.context)
-            pending = [unit]
-            _add(out, seen, unit)
+            part_unit = RawUnit(number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context)
+            if part_unit.path not in seen:
+                seen.add(part_unit.path)
+                out.append(part_unit)
             continue
         m = POINT.match(t) if digit else None
         if m:
             point = normalise_ru(m.group(1))
-            base = f"{art.number}/{part}" if part else art.number
+            sub = f"{number}/{part}/{point}" if part else f"{number}/{point}"
             if part:
                 part_lines.append(t)
-            _add(out, seen, RawUnit(art.number, f"{base}/{point}", "point", m.group(1) + ")", None, t,
-                                    REPEALED if _only_repeal(t) else IN_FORCE, art.context))
+            if sub not in seen:
+                seen.add(sub)
+                out.append(RawUnit(number, sub, "point", m.group(1) + ")", None, t, _status(t), context))
             continue
         m = LETTER.match(t) if not digit and t[1:2] == ")" else None
         if m:
-            base = f"{art.number}/{part}" if part else art.number
+            base = f"{number}/{part}" if part else number
             base = f"{base}/{point}" if point else base
+            sub = f"{base}/{m.group(1)}"
             if part:
                 part_lines.append(t)
-            _add(out, seen, RawUnit(art.number, f"{base}/{m.group(1)}", "letter", m.group(1) + ")", None, t,
-                                    REPEALED if _only_repeal(t) else IN_FORCE, art.context))
+            if sub not in seen:
+                seen.add(sub)
+                out.append(RawUnit(number, sub, "letter", m.group(1) + ")", None, t, _status(t), context))
             continue
         if numbered:
             if part:
                 part_lines.append(t)
             continue
-        flush_part()
+        if part_unit is not None:
+            part_unit.text = "\n".join(part_lines)
         plain_count += 1
         part, point = str(plain_count), None
         part_lines = [t]
-        unit = RawUnit(art.number, f"{art.number}/{part}", "part", str(plain_count), None, t,
-                       REPEALED if _only_repeal(t) else IN_FORCE, art.context)
-        pending = [unit]
-        _add(out, seen, unit)
-    flush_part()
-
-
-def _add(out: list[RawUnit], seen: set[str], unit: RawUnit) -> None:
-    if unit.path not in seen:
-        seen.add(unit.path)
-        out.append(unit)
+        part_unit = RawUnit(number, f"{number}/{part}", "part", part, None, t, _status(t), context)
+        if part_unit.path not in seen:
+            seen.add(part_unit.path)
+            out.append(part_unit)
+    if part_unit is not None:
+        part_unit.text = "\n".join(part_lines)
 
 
 def parse_articles(lines: Iterable[Line]) -> list[RawUnit]:
