@@ -66,16 +66,24 @@ def measure(work: Path, scale: Scale) -> dict[str, Any]:
     home = use_home(inputs, work / "home")
     import_all(home, inputs)
     with timed(t, "full_evaluation"):
-        instance, log = dagster_inputs(home)
-        dagster_cells(home, instance, log)
-        dagster_rest(home, instance, log)
+        with timed(t, "full_inputs"):
+            instance, log = dagster_inputs(home)
+        with timed(t, "full_cells"):
+            dagster_cells(home, instance, log)
+        with timed(t, "full_analytics_catalog"):
+            dagster_rest(home, instance, log)
     with timed(t, "update_nothing_changed"):
         noop = update(home)
     code = "SC-00003" if scale.etalons > 3 else "SC-00000"
     edit_etalon(inputs / "etalons" / "scale" / f"{code}.yaml")
     before = instance.event_log_storage.get_maximum_record_id() or 0
+    marks: list[tuple[float, str]] = []
     with timed(t, "update_one_etalon"):
-        changed = update(home)
+        started = time.perf_counter()
+        changed = update(home, lambda line: marks.append((time.perf_counter(), line)))
+        ended = time.perf_counter()
+    runs = [(line, round(end - at, 2)) for (at, line), end in
+            zip(marks, [m[0] for m in marks[1:]] + [ended], strict=True)]
     cells = materialised_after(instance, before)
     codes = sorted({key.split("|", 1)[0] for keys in cells.values() for key in keys})
     incremental = t["update_one_etalon"] - t["update_nothing_changed"]
@@ -87,6 +95,8 @@ def measure(work: Path, scale: Scale) -> dict[str, Any]:
         "nothing_changed_materialised": dict(noop.materialised),
         "edited": code,
         "update_materialised": dict(changed.materialised), "update_runs": changed.runs,
+        "update_seconds_before_first_run": round(marks[0][0] - started, 2) if marks else None,
+        "update_run_seconds": runs,
         "update_failures": changed.failures,
         "cells_rematerialised": cells,
         "only_the_edited_etalon": codes == [code],
@@ -94,6 +104,8 @@ def measure(work: Path, scale: Scale) -> dict[str, Any]:
         "incremental_s_beyond_fixed": round(incremental, 2),
         "incremental_share_of_full": round(incremental / t["full_evaluation"], 4),
         "goal_share": round(1 / scale.etalons if scale.etalons else 0.0, 4),
+        "cells_run_share_of_full_cells": round(next((d for line, d in runs if "answers" in line), 0.0)
+                                               / t["full_cells"], 4),
         "update_share_of_full": round(t["update_one_etalon"] / t["full_evaluation"], 4),
     }
 
