@@ -27,6 +27,8 @@ from pipelines.resources import EtalonWarehouse
        description="Every version of one etalon (by code); removing its file archives it.")
 def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     home, lake = warehouse.paths(), warehouse.lake()
+    if not home.etalons_dir.is_dir():
+        raise FileNotFoundError(f"no etalons folder at {home.etalons_dir} (set ETALON_ETALONS); nothing archived")
     result = load_benchmarks(home.etalons_dir)
     loaded = result.by_code()
     at = store.now()

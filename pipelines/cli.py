@@ -26,6 +26,12 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("demo", parents=[common], help="run everything on the embedded sample and print the leaderboard")
     sub.add_parser("update", parents=[common], help="materialise what changed since the last run")
+    evaluate = sub.add_parser("evaluate", parents=[common],
+                              help="re-evaluate chosen cells (etalons x systems) whatever is current")
+    evaluate.add_argument("--etalon", action="append", default=[], help="etalon code (repeatable; default all)")
+    evaluate.add_argument("--system", action="append", default=[], help="system id (repeatable; default all)")
+    evaluate.add_argument("--from", dest="stage", choices=["answers", "citations", "judgments", "scores"],
+                          default="scores", help="first stage to redo (default scores: re-score only)")
 
     corpus = sub.add_parser("corpus", parents=[common], help="the corpus of official texts")
     corpus_sub = corpus.add_subparsers(dest="corpus_command", required=True)
@@ -96,6 +102,8 @@ def _dispatch(args: argparse.Namespace, home: Home) -> int:
         return c.demo(home)
     if command == "update":
         return c.update(home)
+    if command == "evaluate":
+        return c.evaluate(home, args.etalon, args.system, [args.stage])
     if command == "corpus":
         return c.corpus_ingest(home, args.paths) if args.corpus_command == "ingest" else \
             c.corpus_show(home, args.citation, args.jurisdiction)

@@ -93,10 +93,37 @@ def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
     if not hits:
         raise Refused(f"{citation}: found in {resolution.doc_id} but its text is not stored")
     unit = hits[0]
-    heading = f" {unit['heading']}" if unit.get("heading") else ""
-    print(f"{resolution.citation.act} {unit['number'] or unit['article']}{heading}  [{resolution.doc_id} {path}]")
+    heading = f" — {unit['heading']}" if unit.get("heading") else ""
+    print(f"{resolution.citation.act} {path}{heading}  [{resolution.doc_id}]")
     print(unit["text"])
     return 0
+
+
+def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]) -> int:
+    """Re-evaluate chosen cells from the given stage on, whatever automation thinks is current."""
+    from dagster import AssetKey
+
+    from pipelines.observe import observe
+    from pipelines.partitions import CELLS
+    from pipelines.runner import execute, settle
+    from warehouse.catalog import build_catalog
+
+    lake = Lake(home.lake)
+    instance = instance_for(home)
+    observe(instance, home, lake)
+    cells = [k for k in CELLS.get_partition_keys(dynamic_partitions_store=instance)
+             if (not codes or k.split("|")[0] in codes) and (not systems or k.split("|")[1] in systems)]
+    if not cells:
+        raise Refused("no cell matches: check the etalon codes and system ids (run `etalon update` first)")
+    order = ["answers", "citations", "judgments", "scores"]
+    chosen = order[order.index(stages[0]):] if stages else ["scores"]
+    log = RunLog()
+    execute(instance, {AssetKey(a): set(cells) for a in chosen}, log, _echo)
+    settle(instance, log, _echo)  # what depends on the re-evaluated cells (analytics, report)
+    build_catalog(home.catalog, lake)
+    for line in log.lines():
+        print(line)
+    return 0 if not log.failures else 1
 
 
 def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:

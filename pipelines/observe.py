@@ -59,21 +59,12 @@ def fingerprints(home: Home, lake: Lake, known_codes: set[str]) -> tuple[dict[st
     staging = home.root / "sources"
     prints["corpus_files"] = {s.name: fingerprint(s, staging / s.name) for s in sources_for(home.sources_file, home.inbox)}
 
-    result = load_benchmarks(home.etalons_dir) if home.etalons_dir.exists() else LoadResult()
-    store_benchmarks(lake, result)
-    write_errors(lake, result, now())
-    problems.extend(str(e) for e in result.errors)
-    loaded = result.by_code()
-    stored_files = {r["code"]: r["file"] for r in lake.read_all("etalon_versions").to_pylist() if r.get("is_current")}
-    etalon_prints: dict[str, str] = {}
-    for code in sorted(set(loaded) | known_codes):
-        if code in loaded:
-            etalon_prints[code] = loaded[code].file_hash
-        elif code in result.failed_codes or stored_files.get(code) in result.failed_files:
-            etalon_prints[code] = "held"        # the file is there but broken: keep the last good version
-        else:
-            etalon_prints[code] = "archived"    # the file is gone
-    prints["etalon_files"] = etalon_prints
+    if home.etalons_dir.is_dir():
+        prints["etalon_files"] = etalon_fingerprints(home, lake, known_codes, problems)
+    else:
+        # A missing folder is far more likely a wrong working directory than every etalon deleted:
+        # archive nothing, say so.
+        problems.append(f"no etalons folder at {home.etalons_dir} (set ETALON_ETALONS): etalons left as they are")
 
     systems = read_systems(home, problems)
     system_prints = {}
@@ -85,6 +76,25 @@ def fingerprints(home: Home, lake: Lake, known_codes: set[str]) -> tuple[dict[st
     prints["judge_config"] = {"": _h(systems.judge.model_dump(mode="json") if systems.judge else None)}
     prints["reviews"] = {f"{code}|{system}": fp for (code, system), fp in cell_fingerprints(lake).items()}
     return prints, problems
+
+
+def etalon_fingerprints(home: Home, lake: Lake, known_codes: set[str], problems: list[str]) -> dict[str, str]:
+    """Per code: the file's hash, "held" for a file that fails to load, "archived" for a file that is gone."""
+    result = load_benchmarks(home.etalons_dir)
+    store_benchmarks(lake, result)
+    write_errors(lake, result, now())
+    problems.extend(str(e) for e in result.errors)
+    loaded = result.by_code()
+    stored_files = {r["code"]: r["file"] for r in lake.read_all("etalon_versions").to_pylist() if r.get("is_current")}
+    prints: dict[str, str] = {}
+    for code in sorted(set(loaded) | known_codes):
+        if code in loaded:
+            prints[code] = loaded[code].file_hash
+        elif code in result.failed_codes or stored_files.get(code) in result.failed_files:
+            prints[code] = "held"        # the file is there but broken: keep the last good version
+        else:
+            prints[code] = "archived"    # the file is gone
+    return prints
 
 
 def read_systems(home: Home, problems: list[str]) -> SystemsFile:
