@@ -3,7 +3,8 @@
 Usage: .venv/bin/python benchmarks/ingest_speed.py [CORPUS_DIR] [--repeat N]
 Prints MB/s and units/s of the full ingest (decode, parse, structure, act lookup, Arrow tables) and the
 ratio to the bare parse (HTML via lxml.html, XML and DOCX XML via lxml.etree, text by reading and
-decoding). The goal is ingest >= 1/3 of the bare-parse speed, i.e. a ratio of at least 0.33.
+decoding), by wall-clock and by this process's CPU time (the fair figure on a machine shared with other
+work). The goal is ingest >= 1/3 of the bare-parse speed, i.e. a ratio of at least 0.33.
 """
 
 from __future__ import annotations
@@ -65,16 +66,17 @@ def full_ingest(root: Path) -> tuple[int, int, int]:
     return len(docs), units.num_rows, errors
 
 
-def _best_pair(a: Callable[[], object], b: Callable[[], object], repeat: int) -> tuple[float, float]:
+def _best_pair(a: Callable[[], object], b: Callable[[], object], repeat: int,
+               clock: Callable[[], float]) -> tuple[float, float]:
     """Best of ``repeat`` for each, interleaved so a busy machine slows both sides alike."""
     best_a = best_b = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = clock()
         a()
-        best_a = min(best_a, time.perf_counter() - t)
-        t = time.perf_counter()
+        best_a = min(best_a, clock() - t)
+        t = clock()
         b()
-        best_b = min(best_b, time.perf_counter() - t)
+        best_b = min(best_b, clock() - t)
     return best_a, best_b
 
 
@@ -91,14 +93,19 @@ def main() -> int:
     def ingest() -> None:
         result["r"] = full_ingest(root)
 
-    t_bare, t_full = _best_pair(lambda: bare_parse(files), ingest, args.repeat)
+    # Wall time is what a user waits; CPU time of this process is the same work without the other
+    # processes of a shared machine, whose preemptions lengthen the longer (full) side more often.
+    t_bare, t_full = _best_pair(lambda: bare_parse(files), ingest, args.repeat, time.perf_counter)
+    c_bare, c_full = _best_pair(lambda: bare_parse(files), ingest, args.repeat, time.process_time)
     docs, units, errors = result["r"]
     print(f"corpus: {root} ({len(files)} files, {size_mb:.1f} MB)")
-    print(f"bare lxml parse : {t_bare:.3f} s  {size_mb / t_bare:7.1f} MB/s")
-    print(f"full ingest     : {t_full:.3f} s  {size_mb / t_full:7.1f} MB/s  {units / t_full:9.0f} units/s "
-          f"({docs} documents, {units} units, {errors} errors)")
-    ratio = t_bare / t_full
-    print(f"ratio (ingest speed / bare-parse speed): {ratio:.2f}  goal >= 0.33  {'OK' if ratio >= 1 / 3 else 'BELOW GOAL'}")
+    for label, bare, full in (("wall", t_bare, t_full), ("cpu ", c_bare, c_full)):
+        print(f"[{label}] bare lxml parse : {bare:.3f} s  {size_mb / bare:7.1f} MB/s")
+        print(f"[{label}] full ingest     : {full:.3f} s  {size_mb / full:7.1f} MB/s  {units / full:9.0f} units/s "
+              f"({docs} documents, {units} units, {errors} errors)")
+        ratio = bare / full
+        print(f"[{label}] ratio (ingest speed / bare-parse speed): {ratio:.2f}  goal >= 0.33  "
+              f"{'OK' if ratio >= 1 / 3 else 'BELOW GOAL'}")
     return 0
 
 
