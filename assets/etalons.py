@@ -17,7 +17,7 @@ from dagster import (
 from assets._emit import NOTHING, emit
 from etalons import store
 from etalons.loader import load_benchmarks
-from etalons.verify import verify_sources
+from etalons.verify import report, verify_sources
 from pipelines.automation import on_change
 from pipelines.partitions import ETALONS
 from pipelines.resources import EtalonWarehouse
@@ -53,7 +53,7 @@ def etalon_sources(context: AssetExecutionContext, warehouse: EtalonWarehouse) -
     documents, units = current_tables(lake)
     lookup = SetLookup.from_tables(documents, units)
     version = corpus_version(lake)
-    versions = {}
+    versions, reports = {}, []
     for code in context.partition_keys:
         stored = store.current(lake, code)
         if stored is None:
@@ -64,7 +64,9 @@ def etalon_sources(context: AssetExecutionContext, warehouse: EtalonWarehouse) -
                               methodology=row["methodology"], file_hash=row["file_hash"])
         checks = verify_sources(loaded, lookup)
         versions[code] = store.write_sources(lake, code, checks, version)
-    yield from emit(context, versions, {"corpus_version": version})
+        if len(reports) < 50:
+            reports.append(report(loaded, checks))
+    yield from emit(context, versions, {"corpus_version": version, "report": "\n".join(reports) or "none"})
 
 
 @asset_check(asset=etalon_sources, partitions_def=ETALONS, blocking=True,
