@@ -53,7 +53,8 @@ def etalon_sources(context: AssetExecutionContext, warehouse: EtalonWarehouse) -
     documents, units = current_tables(lake)
     lookup = SetLookup.from_tables(documents, units)
     version = corpus_version(lake)
-    versions, reports = {}, []
+    versions: dict[str, str] = {}
+    reports: list[str] = []
     for code in context.partition_keys:
         stored = store.current(lake, code)
         if stored is None:
