@@ -64,3 +64,19 @@ def check_quote(quote: str | None, answer: str, question: str = "") -> Evidence:
     if addresses_evaluator(quote):
         return Evidence(False, "quote addresses the evaluator, not the client")
     return Evidence(True)
+
+
+def closest_passage(quote: str, text: str) -> tuple[float, str] | None:
+    """The passage of `text` most like `quote` and its similarity (0-100), for a reviewer deciding by hand.
+
+    Only a hint: a quote that is not literally in the answer stays no evidence, whatever its similarity.
+    """
+    from rapidfuzz import fuzz
+
+    if not quote.strip() or not text.strip():
+        return None
+    found = fuzz.partial_ratio_alignment(normalise(quote), normalise(text))
+    if found is None:
+        return None
+    passage = normalise(text)[found.dest_start:found.dest_end]
+    return round(found.score, 1), passage

@@ -19,6 +19,8 @@ from evaluation.cells import (
 from evaluation.elements import Element
 from evaluation.methodologies.config import config_for
 from evaluation.methodologies.inputs import AnswerCitation, ExpectedSource
+from evaluation.quotes import closest_passage
+from evaluation.records import Judgment
 from evaluation.review_store import all_decisions, approvals, for_cell
 from evaluation.scoring import score_answer
 
@@ -42,6 +44,17 @@ def _candidates(ctx: RunContext, code: str, system_id: str, attempt: int) -> lis
     rows = ctx.lake.read("candidates", code, system_id).to_pylist()
     return [Element(id=r["element"], kind=r["kind"], text=r["text"], detail=json.loads(r["detail"] or "{}"))
             for r in rows if r["attempt"] == attempt]
+
+
+def _near_miss(target: str, judgments: list[Judgment], text: str) -> str:
+    """For a quote the judge gave that is not in the answer: the closest passage, to speed up the reviewer."""
+    for j in judgments:
+        if j.element == target and j.quote and not j.quote_found:
+            found = closest_passage(j.quote, text)
+            if found is not None:
+                score, passage = found
+                return f"; run {j.run} quoted text not in the answer, closest passage ({score:.0f}% alike): «{passage}»"
+    return ""
 
 
 def _signed(ctx: RunContext, row: dict[str, Any]) -> bool:
@@ -91,9 +104,11 @@ def score_cell(ctx: RunContext, code: str, system_id: str) -> str:
             "tokens_in": answer.tokens_in, "tokens_out": answer.tokens_out, "cost": answer.cost,
             "approved_by": approver if s.status == "approved" else None,
         })
+        mine = [j for j in judgments if j.attempt == answer.attempt and j.version == row["version"]]
         for item in s.open_items:
             items.append({"id": item.id, "system": item.system, "code": item.code, "version": item.version,
-                          "attempt": item.attempt, "target": item.target, "why": item.why,
+                          "attempt": item.attempt, "target": item.target,
+                          "why": item.why + _near_miss(item.target, mine, answer.text),
                           "options": json.dumps(list(item.options))})
     # Scores of earlier etalon versions stay: "what changed since the last version" is a query, not a guess.
     earlier = [r for r in ctx.lake.read("scores", code, system_id).to_pylist() if r["version"] != row["version"]]
