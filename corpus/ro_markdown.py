@@ -14,7 +14,6 @@ from corpus.numbering import normalise_ro
 from corpus.ro_text import AFTER_MARKER_LETTER, MARKER_LETTERS, article_units, unify
 from corpus.ru_structure import RawUnit
 
-HEADING = re.compile(r"^(#{1,6})\s*(.*?)\s*$")
 ARTICLE = re.compile(
     r"^(?:Art\.|Articolul|ARTICOLUL|Articol)\s*(\d+(?:\.\d{3})?(?:\s*\^\s*\d+)?)\s*(?:[—–-]\s*(.*))?$", re.I
 )
@@ -84,15 +83,19 @@ def _split_margin_title(lines: list[str], after_context: bool) -> tuple[list[str
 _TITLE_LIKE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,78}$")
 
 
-def _titles_follow_headings(lines: list[str]) -> bool:
+def _heading(raw: str) -> tuple[int, str]:
+    """(level, text) of a Markdown heading line: up to six '#', the text stripped (a lazy regex for this
+    backtracked over every character of every heading)."""
+    level = min(len(raw) - len(raw.lstrip("#")), 6)
+    return level, raw[level:].strip()
+
+
+def _titles_follow_headings(lines: list[str], heads: list[int]) -> bool:
     """Which layout the PDF had: the article title printed after its heading (a short line without a
     full stop right below it) or in the margin (ending up before the next heading, as in the civil code)."""
     after = before = 0
-    for i, raw in enumerate(lines):
-        if not raw.startswith("#"):
-            continue
-        m = HEADING.match(raw)
-        a = ARTICLE.match(m.group(2)) if m else None
+    for i in heads:
+        a = ARTICLE.match(_heading(lines[i])[1])
         if a is None or a.group(2):
             continue
         nxt = next((ln.strip() for ln in lines[i + 1 : i + 4] if ln.strip()), "")
@@ -109,7 +112,8 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
     """Return (document title, units)."""
     text = unify(text)
     all_lines = text.splitlines()
-    titles_after = _titles_follow_headings(all_lines)
+    heads = [i for i, raw in enumerate(all_lines) if raw[:1] == "#"]
+    titles_after = _titles_follow_headings(all_lines, heads)
     out: list[RawUnit] = []
     seen: set[str] = set()
     contexts: list[tuple[int, str]] = []
@@ -143,38 +147,33 @@ def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
 
     # lines between headings are copied as slices: only the few heading lines are looked at one by one
     start = 0
-    for i in [i for i, raw in enumerate(all_lines) if raw[:1] == "#"]:
+    for i in heads:
         buf.extend(all_lines[start:i])
         start = i + 1
-        raw = all_lines[i]
-        m = HEADING.match(raw)
-        if m:
-            level, content = len(m.group(1)), m.group(2)
-            a = ARTICLE.match(content)
-            if a or UNIC.match(content):
-                inline = a.group(2) if a else None
-                margin = finish(bool(inline))
-                if a:
-                    written = a.group(1).replace(" ", "")
-                    number = normalise_ro(written)
-                else:
-                    written, number = "unic", "unic"
-                heading = inline.strip() if inline else (" ".join(margin) or None)
-                current = (number, written, heading, context_s or None)
-                after_context = False
-                continue
-            if level == 1 and not title:
-                title = content
-                continue
-            finish(True)
-            current = None
-            while contexts and contexts[-1][0] >= level:
-                contexts.pop()
-            contexts.append((level, content))
-            context_s = " / ".join(c for _, c in contexts)
-            after_context = True
+        level, content = _heading(all_lines[i])
+        a = ARTICLE.match(content)
+        if a or UNIC.match(content):
+            inline = a.group(2) if a else None
+            margin = finish(bool(inline))
+            if a:
+                written = a.group(1).replace(" ", "")
+                number = normalise_ro(written)
+            else:
+                written, number = "unic", "unic"
+            heading = inline.strip() if inline else (" ".join(margin) or None)
+            current = (number, written, heading, context_s or None)
+            after_context = False
             continue
-        buf.append(raw)
+        if level == 1 and not title:
+            title = content
+            continue
+        finish(True)
+        current = None
+        while contexts and contexts[-1][0] >= level:
+            contexts.pop()
+        contexts.append((level, content))
+        context_s = " / ".join(c for _, c in contexts)
+        after_context = True
     buf.extend(all_lines[start:])
     finish(True)
     return title, out
