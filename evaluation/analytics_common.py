@@ -98,4 +98,6 @@ def cluster_intervals(
         low, high = np.quantile(replicates, [0.025, 0.975], axis=0)
         first_rows = group.select(keys).gather(np.arange(0, group.height, g))
         pieces.append(first_rows.with_columns(pl.Series("ci_low", low), pl.Series("ci_high", high)))
+    if not pieces:  # every cluster empty (e.g. every answer an error): no interval, not a crash
+        return pl.DataFrame(schema=out_schema)
     return pl.concat(pieces, how="vertical")
