@@ -60,7 +60,11 @@ def instance_for(home: Home) -> DagsterInstance:
         with open(config, "w", encoding="utf-8") as handle:
             handle.write("telemetry:\n  enabled: false\n")
     os.environ["DAGSTER_HOME"] = dagster_home
-    return DagsterInstance.get()
+    instance = DagsterInstance.get()
+    # Keep storage connections open across the many small writes of a run (PostgreSQL: about half the wall
+    # time of a demo; SQLite: no effect).
+    instance.optimize_for_webserver(statement_timeout=0, pool_recycle=3600, max_overflow=10)
+    return instance
 
 
 def _defs() -> Definitions:
