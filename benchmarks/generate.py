@@ -3,14 +3,14 @@
 Usage: .venv/bin/python benchmarks/generate.py TARGET [--seed 7] [--scale 0.01]
        [--documents N] [--units N] [--etalons N] [--systems N]
 
-Scale 1 is issue #9's target: 10,000 documents holding 1,000,000 units in the five formats the ingester reads
+Scale 1 is issue #9's target: 10,000 documents holding 1,000,000 units in the formats the ingester reads
 (Russian portal HTML and plain-text federal laws, Supreme Court Plenum resolutions, Romanian Markdown, legislatie
 JSON Lines, Akoma Ntoso), 2,000 etalons citing them and 25 imported systems. The texts are word salad from
 lists written here, never passages of real acts: the point is volume and structure, not law. Acts get numbers
 from 5000 up, which no real federal law or Romanian law of the registry uses, so citations resolve only to the
-synthetic corpus. Every item draws from its own random stream (seed, kind, index), so document 17 is the same
-at every scale and a re-run reproduces the folder byte for byte. Files are streamed to disk one at a time, each
-written atomically, so memory stays flat at a million units.
+synthetic corpus. Every item draws from its own random stream (seed, kind, index), so a re-run with the same
+seed and sizes reproduces the folder byte for byte. Files are streamed to disk one at a time, each written
+atomically, so memory stays flat at a million units.
 
 TARGET receives corpus/<format>/..., sources.yaml (the corpus source list), etalons/scale/*.yaml,
 etalons/systems.yaml (25 systems of kind import) and answers/<system>.jsonl (CONTRACT section 7).
