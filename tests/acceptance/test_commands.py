@@ -21,13 +21,17 @@ def _records(result: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def project(project_factory: Callable[..., Project]) -> Project:
+def build_story(make: Callable[..., Project]) -> Project:
     """A warehouse on the embedded sample corpus (no sources.yaml) with one etalon and one import system."""
-    project = project_factory("commands")
+    project = make("commands")
     project.write_etalon(inheritance_etalon("ACC-01"))
     project.etalon("update")
     return project
+
+
+@pytest.fixture(scope="module")
+def project(story: Project) -> Project:
+    return story
 
 
 def test_cite_prints_one_record_per_article_with_the_contract_keys_in_order(project: Project) -> None:
@@ -109,3 +113,16 @@ def test_answers_import_takes_the_home_flag(project: Project) -> None:
                                ensure_ascii=False) + "\n", encoding="utf-8")
     result = project.etalon("answers", "import", str(path), "--system", "sys-a", "--no-update", home_flag="after")
     assert result.returncode == 0, result.stderr[-800:]
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["sign", "NOPE-99", "--by", "Пётр Ильич Рябов"], "NOPE-99"),
+    (["review", "decide", "no-such-item", "yes", "--by", "Пётр Ильич Рябов"], "no-such-item"),
+    (["review", "undo", "no-such-decision", "--by", "Пётр Ильич Рябов"], "no-such-decision"),
+    (["review", "approve", "sys-a", "NOPE-99", "--by", "Пётр Ильич Рябов"], "NOPE-99"),
+    (["answers", "import", "missing.jsonl", "--system", "sys-a"], "missing.jsonl"),
+    (["answers", "import", "missing.jsonl", "--system", "no-such-system"], "no-such-system"),
+])
+def test_a_refused_operation_exits_one_naming_what_was_wrong(project: Project, argv: list[str], named: str) -> None:
+    result = project.etalon(*argv)
+    assert result.returncode == 1 and named in result.stderr

@@ -27,6 +27,7 @@ class Step:
     scores: int
     codes: tuple[str, ...] = ()
     title: str | None = None
+    indicative: tuple[bool, ...] = ()
 
 
 @dataclass
@@ -43,15 +44,17 @@ def _look(project: Project, command: subprocess.CompletedProcess[str]) -> Step:
         versions = project.query("SELECT count(DISTINCT version) FROM bench.etalon_history WHERE code = 'ACC-01'")
         scores = project.query("SELECT count(*) FROM eval.scores WHERE code = 'ACC-01'")
         codes = tuple(r[0] for r in project.query("SELECT code FROM bench.etalons ORDER BY code"))
+        indicative = tuple(bool(r[0]) for r in project.query(
+            "SELECT s.indicative FROM eval.scores s JOIN bench.etalons e ON e.code = s.code AND e.version = s.version "
+            "WHERE s.code = 'ACC-01'"))
     except Exception:  # the catalog or a view is missing: the step's assertions say so
         return Step(command, None, 0, 0)
     status, title = current[0] if current else (None, None)
-    return Step(command, status, int(versions[0][0]), int(scores[0][0]), codes, title)
+    return Step(command, status, int(versions[0][0]), int(scores[0][0]), codes, title, indicative)
 
 
-@pytest.fixture(scope="module")
-def story(project_factory: Callable[..., Project]) -> Story:
-    project = project_factory("lifecycle")
+def build_story(make: Callable[..., Project]) -> Story:
+    project = make("lifecycle")
     valid = inheritance_etalon("ACC-01")
     project.write_etalon(valid)
     project.write_etalon(inheritance_etalon(
@@ -128,6 +131,13 @@ def test_each_step_leaves_the_status_and_the_number_of_versions_the_issue_asks_f
         story: Story, step: str, status: str, versions: int) -> None:
     seen = story.steps[step]
     assert (seen.status, seen.versions) == (status, versions), "\n".join(story.project.history[-3:])
+
+
+@pytest.mark.parametrize(("step", "indicative"), [
+    ("first update", (True,)), ("signed", (False,)), ("text edited", (True,))])
+def test_scores_are_indicative_exactly_while_the_current_version_is_unsigned(
+        story: Story, step: str, indicative: tuple[bool, ...]) -> None:
+    assert story.steps[step].indicative == indicative
 
 
 def test_a_title_edit_shows_the_new_title_in_bench_etalons(story: Story) -> None:

@@ -60,9 +60,8 @@ def _value(item: dict[str, Any]) -> str:
     return wanted if wanted in options else options[0]
 
 
-@pytest.fixture(scope="module")
-def story(project_factory: Callable[..., Project]) -> Story:
-    project = project_factory("review", systems=("sys-a", "sys-b"))
+def build_story(make: Callable[..., Project]) -> Story:
+    project = make("review", systems=("sys-a", "sys-b"))
     etalon = inheritance_etalon("ACC-01")
     project.write_etalon(etalon)
     s = Story(project)
