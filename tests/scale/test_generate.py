@@ -27,7 +27,7 @@ from corpus.model import Document, IngestError  # noqa: E402
 from warehouse.home import resolve_home  # noqa: E402
 from warehouse.lake import Lake  # noqa: E402
 
-SMALL = Scale(documents=12, units=600, etalons=8, systems=3, seed=11)
+SMALL = Scale(documents=12, units=600, etalons=6, systems=3, seed=11)
 FOLDERS = {"ru-html": "ru/html", "ru-text": "ru/text", "ru-plenum": "ru/plenum", "ro-markdown": "ro/markdown",
            "ro-jsonl": "ro/legislatie", "akn": "akn"}
 
