@@ -232,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="Dagster storage on this PostgreSQL server (a fresh database, dropped afterwards), "
                              "e.g. the ETALON_PG_URL that `eval \"$(bash ci/postgres.sh)\"` exports")
     parser.add_argument("--pooled", action="store_true",
-                        help="hold PostgreSQL connections open for the whole benchmark (webserver-style pooling)")
+                        help="hold PostgreSQL connections open (webserver-style pooling; pipelines.runner.instance_for "
+                             "does so itself since commit 7cf05ea, so this now changes nothing)")
     args = parser.parse_args(argv)
     scale = Scale(10_000, 1_000_000, 2_000, 25, args.seed) if args.full else \
         Scale(args.documents, args.units, args.etalons, args.systems, args.seed)
