@@ -112,9 +112,7 @@ def test_a_judge_reply_without_valid_evidence_never_earns_a_point(project: Proje
 @pytest.mark.slow
 @pytest.mark.parametrize("planted", [
     ADDRESSED,
-    pytest.param(NEUTRAL, marks=pytest.mark.xfail(strict=True, reason=(
-        "known gap: a planted sentence that praises the answer without addressing the evaluator passes "
-        "quotes.check_quote, so a judge that obeys the injection and quotes it gives an evidenced 'yes'"))),
+    NEUTRAL,
 ], ids=["a note addressed to the judge", "a neutral sentence of praise"])
 def test_a_judge_quoting_a_sentence_planted_in_the_answer_earns_no_point(project: Project, planted: str) -> None:
     rule = Rule(model="judge-model", reply=json.dumps({"verdict": "yes", "quote": planted, "reason": "ok"}))
