@@ -126,3 +126,34 @@ def test_answers_import_takes_the_home_flag(project: Project) -> None:
 def test_a_refused_operation_exits_one_naming_what_was_wrong(project: Project, argv: list[str], named: str) -> None:
     result = project.etalon(*argv)
     assert result.returncode == 1 and named in result.stderr
+
+
+CATALOG = {
+    "corpus.documents": "doc_id, jurisdiction, act, kind, title, number, date, version, content_hash, source",
+    "corpus.units": "doc_id, act, article, path, text, ord",
+    "corpus.ingest_errors": "source, file, reason, detail, at",
+    "bench.etalons": "benchmark, code, version, title, jurisdiction, branch, difficulty, type, methodology, status, "
+                     "signed_by, signed_at",
+    "bench.sources": "benchmark, code, version, citation, priority, act, article, status",
+    "eval.answers": "system, benchmark, code, version, attempt, text, status, error, tokens_in, tokens_out, "
+                    "latency_ms, cost, created_at",
+    "eval.citations": "system, code, version, attempt, start, end, text, kind, act, article, status, in_text",
+    "eval.judgments": "system, code, version, attempt, element, run, verdict, quote, quote_found, judge_model",
+    "eval.decisions": "system, code, version, attempt, target, decision, decided_by, decided_at, revoked_at",
+    "eval.scores": "system, benchmark, code, version, attempt, methodology, score, verdict, status, indicative",
+    "eval.leaderboard": "benchmark, system, n, mean_score, ci_low, ci_high, positive, partial, negative, needs_input",
+    "eval.paired": "benchmark, system_a, system_b, n, both, only_a, only_b, neither, mcnemar_p, diff, diff_low, "
+                   "diff_high",
+}
+
+
+@pytest.mark.parametrize(("view", "columns"), sorted(CATALOG.items()))
+def test_the_catalog_exposes_every_contract_view_with_its_columns(project: Project, view: str, columns: str) -> None:
+    described = {row[0] for row in project.query(f"DESCRIBE SELECT * FROM {view}")}
+    assert set(columns.split(", ")) - described == set()
+
+
+def test_the_sample_corpus_is_in_the_catalog_without_a_sources_file(project: Project) -> None:
+    assert not (project.home / "sources.yaml").exists()
+    rows = project.query("SELECT count(*) FROM corpus.units WHERE act = 'ru/gk' AND article = '1152'")
+    assert rows[0][0] >= 1

@@ -28,6 +28,7 @@ class Step:
     codes: tuple[str, ...] = ()
     title: str | None = None
     indicative: tuple[bool, ...] = ()
+    leaderboard_n: tuple[int, ...] = ()
 
 
 @dataclass
@@ -47,10 +48,12 @@ def _look(project: Project, command: subprocess.CompletedProcess[str]) -> Step:
         indicative = tuple(bool(r[0]) for r in project.query(
             "SELECT s.indicative FROM eval.scores s JOIN bench.etalons e ON e.code = s.code AND e.version = s.version "
             "WHERE s.code = 'ACC-01'"))
+        board = tuple(int(r[0]) for r in project.query(
+            "SELECT n FROM eval.leaderboard WHERE benchmark = 'acc' AND system = 'sys-a'"))
     except Exception:  # the catalog or a view is missing: the step's assertions say so
         return Step(command, None, 0, 0)
     status, title = current[0] if current else (None, None)
-    return Step(command, status, int(versions[0][0]), int(scores[0][0]), codes, title, indicative)
+    return Step(command, status, int(versions[0][0]), int(scores[0][0]), codes, title, indicative, board)
 
 
 def build_story(make: Callable[..., Project]) -> Story:
@@ -69,6 +72,7 @@ def build_story(make: Callable[..., Project]) -> Story:
     story.signing_missing = project.etalon("sign", "ACC-02", "--by", SIGNER)
     story.signing_valid = project.etalon("sign", "ACC-01", "--by", SIGNER)
     story.steps["signed"] = _look(project, story.signing_valid)
+    story.steps["signed, updated"] = _look(project, project.etalon("update"))
 
     valid = {**valid, "title": NEW_TITLE}
     project.write_etalon(valid)
@@ -138,6 +142,12 @@ def test_each_step_leaves_the_status_and_the_number_of_versions_the_issue_asks_f
 def test_scores_are_indicative_exactly_while_the_current_version_is_unsigned(
         story: Story, step: str, indicative: tuple[bool, ...]) -> None:
     assert story.steps[step].indicative == indicative
+
+
+@pytest.mark.parametrize(("step", "n"), [("first update", (0,)), ("signed, updated", (1,)), ("text edited", (0,))])
+def test_the_leaderboard_counts_the_answer_exactly_while_its_etalon_is_signed(
+        story: Story, step: str, n: tuple[int, ...]) -> None:
+    assert story.steps[step].leaderboard_n == n
 
 
 def test_a_title_edit_shows_the_new_title_in_bench_etalons(story: Story) -> None:

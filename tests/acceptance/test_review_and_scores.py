@@ -215,3 +215,8 @@ def test_the_scores_of_the_old_version_stay_queryable(story: Story) -> None:
     rows = story.project.query("SELECT count(*) FROM eval.scores WHERE code = 'ACC-01' AND version = ?",
                                story.versions["first"])
     assert rows == [(2,)]
+
+
+def test_answers_on_an_unsigned_etalon_stay_out_of_the_leaderboard_counts(story: Story) -> None:
+    rows = story.project.query("SELECT system, n FROM eval.leaderboard WHERE benchmark = 'acc' ORDER BY system")
+    assert rows == [("sys-a", 0), ("sys-b", 0)]
