@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from warehouse.home import Home
 from warehouse.lake import Lake
 
 AUTOMATION_CURSOR = "etalon/automation"
+PID_TAG, HOST_TAG = "etalon/pid", "etalon/host"
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 MAX_TICKS = 12
 
@@ -41,14 +43,17 @@ class RunLog:
     materialised: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     failures: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)   # a blocking check failed: downstream waits for a fix
+    call_errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # model calls that failed
     runs: int = 0
 
     def lines(self) -> list[str]:
         if not self.materialised:
             return ["nothing to materialise: everything is up to date"]
         out = [f"{asset}: {n} partition(s)" for asset, n in sorted(self.materialised.items())]
+        errors = [f"{asset}: {n} model call(s) failed; stored as errors (status 'error'), never scored, "
+                  "retried by the next update" for asset, n in sorted(self.call_errors.items()) if n]
         return [*out, f"({self.runs} run(s))", *(f"check failed: {b}" for b in self.blocked),
-                *(f"failed: {f}" for f in self.failures)]
+                *errors, *(f"failed: {f}" for f in self.failures)]
 
 
 def instance_for(home: Home) -> DagsterInstance:
@@ -147,9 +152,9 @@ def _ranges(parts: Sequence[str], order: dict[str, int]) -> Iterable[tuple[str, 
 
 def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, str] | None,  # type: ignore[no-untyped-def]
          log: RunLog, echo: Callable[[str], None], count: int = 1) -> None:
-    tags = {}
+    tags = {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
     if span is not None:
-        tags = {"dagster/asset_partition_range_start": span[0], "dagster/asset_partition_range_end": span[1]}
+        tags.update({"dagster/asset_partition_range_start": span[0], "dagster/asset_partition_range_end": span[1]})
     names = ", ".join(k.to_user_string() for k in keys)
     where = f" [{span[0]}..{span[1]}]" if span and span[0] != span[1] else (f" [{span[0]}]" if span else "")
     echo(f"materialising {names}{where}")
@@ -158,6 +163,14 @@ def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, 
     log.runs += 1
     for key in keys:
         log.materialised[key.to_user_string()] += count
+    seen: set[str] = set()
+    for event in result.get_asset_materialization_events():
+        materialization = event.materialization
+        name = materialization.asset_key.to_user_string() if materialization else ""
+        meta = materialization.metadata if materialization else {}
+        if name and name not in seen and "calls_errors" in meta:
+            seen.add(name)
+            log.call_errors[name] += int(meta["calls_errors"].value)
     blocked: list[Any] = [e for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"
                           and not getattr(e.event_specific_data, "passed", True)]
     for event in blocked:
@@ -170,17 +183,55 @@ def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, 
         log.failures.append(f"{names}{where}: {message.splitlines()[0] if message else 'failed'}")
 
 
-def tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
-    """One evaluation of every automation condition, from the stored cursor; the cursor is saved."""
+def evaluate(instance: DagsterInstance) -> tuple[dict[AssetKey, set[str | None]], str]:
+    """One evaluation of every automation condition from the stored cursor: the requests and the new cursor."""
     from dagster._core.definitions.asset_daemon_cursor import AssetDaemonCursor
     from dagster._serdes import deserialize_value, serialize_value
 
-    storage = instance.run_storage
-    raw = storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR)
+    raw = instance.run_storage.get_cursor_values({AUTOMATION_CURSOR}).get(AUTOMATION_CURSOR)
     cursor = deserialize_value(raw, AssetDaemonCursor) if raw else None
     result = evaluate_automation_conditions(defs=_defs(), instance=instance, cursor=cursor)
-    storage.set_cursor_values({AUTOMATION_CURSOR: serialize_value(result.cursor)})
-    return {k: set(result.get_requested_partitions(k)) for k in materialisable() if result.get_num_requested(k)}
+    requests = {k: set(result.get_requested_partitions(k)) for k in materialisable() if result.get_num_requested(k)}
+    return requests, serialize_value(result.cursor)
+
+
+def save_cursor(instance: DagsterInstance, cursor: str) -> None:
+    instance.run_storage.set_cursor_values({AUTOMATION_CURSOR: cursor})
+
+
+def tick(instance: DagsterInstance) -> dict[AssetKey, set[str | None]]:
+    """One evaluation, its cursor saved at once: what a request is, without executing it."""
+    requests, cursor = evaluate(instance)
+    save_cursor(instance, cursor)
+    return requests
+
+
+def reap_dead_runs(instance: DagsterInstance) -> int:
+    """Mark as failed the runs a killed `etalon` process left started: their cells are no longer in progress.
+
+    Only runs this machine's Etalon processes launched (tagged with their pid) whose process is gone.
+    """
+    from dagster import DagsterRunStatus, RunsFilter
+
+    alive = (DagsterRunStatus.STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.NOT_STARTED,
+             DagsterRunStatus.QUEUED)
+    reaped = 0
+    for run in instance.get_runs(filters=RunsFilter(statuses=list(alive), tags={HOST_TAG: socket.gethostname()})):
+        pid = int(run.tags.get(PID_TAG, "0") or 0)
+        if pid and not _process_alive(pid):
+            instance.report_run_failed(run, message=f"the etalon process {pid} that ran it is gone (killed)")
+            reaped += 1
+    return reaped
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def has_cursor(instance: DagsterInstance) -> bool:
@@ -195,16 +246,23 @@ def absorb(instance: DagsterInstance) -> None:
 def settle(instance: DagsterInstance, log: RunLog, echo: Callable[[str], None] = lambda _: None) -> None:
     """Evaluate automation and execute its requests until nothing more is requested."""
     for _ in range(MAX_TICKS):
-        requests = tick(instance)
+        requests, cursor = evaluate(instance)
+        if requests:
+            execute(instance, requests, log, echo)
+        # Saved only once the requests ran: a killed update leaves the old cursor, and the next one
+        # requests the same work again.
+        save_cursor(instance, cursor)
         if not requests:
             break
-        execute(instance, requests, log, echo)
 
 
 def update(home: Home, echo: Callable[[str], None] = lambda _: None) -> RunLog:
     lake = Lake(home.lake)
     lake.ensure_schemas()
     instance = instance_for(home)
+    reaped = reap_dead_runs(instance)
+    if reaped:
+        echo(f"{reaped} run(s) of a killed etalon process marked failed; their work is requested again")
     if not has_cursor(instance):
         # Automation's first evaluation only takes stock of what exists; taking it before the inputs are
         # observed makes everything observed now count as a change, so a new warehouse fills itself.

@@ -37,10 +37,6 @@ def _server() -> TestServer:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "pipelines/runner.py: the automation cursor is saved before the requested runs execute, and the killed "
-    "run stays STARTED in Dagster's run storage; the next update neither re-requests the claimed cells nor "
-    "runs the dead run's cell (in progress), so those answers never come"))
 def test_the_update_after_a_killed_update_answers_every_etalon(project: Project) -> None:
     with _server() as server:
         project.write_systems(server.base_url, server.base_url, attempts=ATTEMPTS, concurrency=1)
