@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import document, parsed
+from shared_corpus import document, parsed
 
 from corpus.acts import act_for_name
 from corpus.model import Document

@@ -9,7 +9,7 @@ paragraphs matching ``^\\s*Статья\\s+\\d``; for the Romanian Markdown, hea
 from __future__ import annotations
 
 import pytest
-from conftest import document, unit
+from shared_corpus import document, unit
 
 from corpus.model import Document
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import parsed
 from samples import LEGISLATIE_RECORD
+from shared_corpus import parsed
 
 from corpus.ingest import parse_path
 from corpus.model import Document

@@ -1,4 +1,8 @@
-"""Shared access to the real corpus, read in place and parsed once per test session."""
+"""Shared access to the real corpus, read in place and parsed once per test session.
+
+A module of its own, not conftest.py: several test folders have a conftest, and "from conftest import"
+then finds whichever was imported first.
+"""
 
 from __future__ import annotations
 
