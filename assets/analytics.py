@@ -44,7 +44,8 @@ def compute(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
 
 
 @multi_asset(
-    specs=[AssetSpec(name, group_name="analytics", deps=["scores"], automation_condition=on_change())
+    specs=[AssetSpec(name, group_name="analytics", deps=["scores", "signatures"],
+                     automation_condition=on_change(ignore_missing=["signatures"]))
            for name in TABLES],
     can_subset=True,
     description="Leaderboard with intervals, slices, paired comparisons, judge agreement, pass@k, calibration.",

@@ -20,4 +20,7 @@ judge_config = AssetSpec("judge_config", group_name="inputs", description="The j
 reviews = AssetSpec("reviews", partitions_def=CELLS, group_name="inputs",
                     description="Human decisions, undos and approvals on one cell.")
 
-INPUTS = [corpus_files, etalon_files, system_configs, judge_config, reviews]
+signatures = AssetSpec("signatures", group_name="inputs",
+                        description="Lawyers' signatures of etalon versions: they decide what counts as indicative.")
+
+INPUTS = [corpus_files, etalon_files, system_configs, judge_config, reviews, signatures]

@@ -75,6 +75,8 @@ def fingerprints(home: Home, lake: Lake, known_codes: set[str]) -> tuple[dict[st
     prints["system_configs"] = system_prints
     prints["judge_config"] = {"": _h(systems.judge.model_dump(mode="json") if systems.judge else None)}
     prints["reviews"] = {f"{code}|{system}": fp for (code, system), fp in cell_fingerprints(lake).items()}
+    signed = sorted((r["code"], r["version"], r["signed_at"]) for r in lake.read_all("signatures").to_pylist())
+    prints["signatures"] = {"": _h(signed)}
     return prints, problems
 
 

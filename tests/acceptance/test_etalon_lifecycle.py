@@ -146,9 +146,7 @@ def test_scores_are_indicative_exactly_while_the_current_version_is_unsigned(
 
 @pytest.mark.parametrize(("step", "n"), [
     ("first update", (0,)),
-    pytest.param("signed, updated", (1,), marks=pytest.mark.xfail(strict=True, reason=(
-        "a signature is no input: `etalon update` after `etalon sign` materialises nothing, so the stored "
-        "leaderboard keeps counting the etalon as indicative (pipelines/observe.py fingerprints no signatures)"))),
+    ("signed, updated", (1,)),
     ("text edited", (0,)),
 ])
 def test_the_leaderboard_counts_the_answer_exactly_while_its_etalon_is_signed(

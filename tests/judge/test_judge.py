@@ -199,6 +199,9 @@ def test_an_endpoint_rejecting_response_format_is_asked_in_words_instead(
     def reply(body: dict[str, Any]) -> str:
         return "unused" if "response_format" in body else verdict("yes", QUOTE)
 
-    server = serve([Rule(fault="400", times=2, contains="DATA"), Rule(reply=reply)])
+    # One rejection per run (runs are told apart by their seed): the two runs go concurrently, so a shared
+    # count could hand both rejections to one run.
+    server = serve([Rule(fault="400", times=1, contains="DATA", seed=1),
+                    Rule(fault="400", times=1, contains="DATA", seed=2), Rule(reply=reply)])
     out = judge(etalon, make_answer(etalon, GOOD_ANSWER), [ISSUE], {}, judge_for(server), client)
     assert [(j.verdict, j.quote_found) for j in out] == [("yes", True), ("yes", True)]
