@@ -9,7 +9,6 @@ from dagster import (
     AssetCheckExecutionContext,
     AssetCheckResult,
     AssetExecutionContext,
-    AssetKey,
     BackfillPolicy,
     Output,
     asset,
@@ -111,5 +110,3 @@ def corpus_acts_resolve(context: AssetCheckExecutionContext, warehouse: EtalonWa
     unknown = sorted({d["act"] for d in docs if d["act"] and not _known(registry, d["act"])})
     return AssetCheckResult(passed=not unknown, metadata={"unknown_acts": ", ".join(unknown) or "none"})
 
-
-CORPUS_KEY = AssetKey("corpus")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -242,7 +242,3 @@ def apply_sample_decisions(lake: Lake, path: Path, etalons_dir: Path) -> tuple[i
             note=item.get("note")))
         added += 1
     return added, problems
-
-
-def ids(items: Sequence[dict[str, Any]]) -> list[str]:
-    return [i["id"] for i in items]

@@ -76,9 +76,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _echo(message: str) -> None:
-    print(message, file=sys.stderr)
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)

@@ -7,7 +7,6 @@ nothing is requested. Every run goes through Dagster on the project's instance, 
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 from collections import defaultdict
@@ -291,9 +290,6 @@ def materialise_all(home: Home, instance: DagsterInstance, groups: Sequence[int]
             requests[key] = set(spec.partitions_def.get_partition_keys(dynamic_partitions_store=instance))
     execute(instance, {k: v for k, v in requests.items() if v}, log, echo, ranges=True)
 
-
-def summary_json(log: RunLog) -> str:
-    return json.dumps({"materialised": dict(log.materialised), "runs": log.runs, "failures": log.failures})
 
 
 def run_partition(instance: DagsterInstance, keys: list[AssetKey], partition: str) -> object:

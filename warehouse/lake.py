@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlparse
@@ -142,20 +142,6 @@ def write_atomic(target: Path, table: pa.Table) -> None:
         raise
 
 
-def write_bytes_atomic(target: Path, payload: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with _suppress():
-            os.unlink(tmp)
-        raise
-
 
 class _suppress:
     def __enter__(self) -> None:
@@ -163,13 +149,3 @@ class _suppress:
 
     def __exit__(self, *exc: object) -> bool:
         return True
-
-
-def rows(table: pa.Table) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = table.to_pylist()
-    return found
-
-
-def concat(tables: Iterable[pa.Table]) -> pa.Table:
-    items = list(tables)
-    return pa.concat_tables(items, promote_options="default") if items else pa.table({})
