@@ -31,7 +31,8 @@ from warehouse.lake import Lake
 
 AUTOMATION_CURSOR = "etalon/automation"
 PID_TAG, HOST_TAG = "etalon/pid", "etalon/host"
-QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# Step errors are summarised by RunLog and kept in full in the Dagster instance (`dagster dev` shows them).
+QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 MAX_TICKS = 12
 
 
@@ -174,7 +175,10 @@ def _run(job, instance: DagsterInstance, keys: list[AssetKey], span: tuple[str, 
                           and not getattr(e.event_specific_data, "passed", True)]
     for event in blocked:
         check = event.event_specific_data
-        log.blocked.append(f"{check.asset_key.to_user_string()} {check.check_name}{where}")
+        detail = check.metadata.get("sources")
+        listing = str(detail.value).strip() if detail is not None else ""
+        log.blocked.append(f"{check.asset_key.to_user_string()} {check.check_name}"
+                           + (f":\n{listing}" if listing and listing != "none" else where))
     if not result.success and not blocked:
         failure = next((e for e in result.all_events if e.is_step_failure), None)
         message = failure.event_specific_data.error.message.strip() if failure and \
