@@ -112,8 +112,11 @@ def read_sources(lake: Lake, code: str) -> list[dict[str, Any]]:
 
 
 def write_errors(lake: Lake, result: LoadResult, at: str) -> None:
+    """The current load errors (bench.errors); the file is rewritten only when the errors change."""
     rows = [_error_row(e, at) for e in result.errors]
-    lake.write("etalon_errors", ("all",), rows)
+    before = [{k: v for k, v in r.items() if k != "at"} for r in lake.read("etalon_errors", "all").to_pylist()]
+    if before != [{k: v for k, v in r.items() if k != "at"} for r in rows]:
+        lake.write("etalon_errors", ("all",), rows)
 
 
 def _error_row(error: EtalonError, at: str) -> dict[str, Any]:

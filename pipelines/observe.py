@@ -110,11 +110,14 @@ def read_systems(home: Home, problems: list[str]) -> SystemsFile:
 
 
 def store_benchmarks(lake: Lake, result: LoadResult) -> None:
+    """Benchmark settings for the scorer and the canary check; rewritten only when they change (the sensor
+    observes every 30 seconds)."""
     for bench in result.benchmarks:
-        lake.write("benchmarks", (bench.id,), [{
-            "id": bench.id, "name": bench.name, "methodology": bench.methodology, "canary": bench.canary,
-            "weights": json.dumps(bench.weights), "thresholds": json.dumps(bench.thresholds),
-            "path": str(bench.path)}])
+        row = {"id": bench.id, "name": bench.name, "methodology": bench.methodology, "canary": bench.canary,
+               "weights": json.dumps(bench.weights), "thresholds": json.dumps(bench.thresholds),
+               "path": str(bench.path)}
+        if lake.read("benchmarks", bench.id).to_pylist() != [row]:
+            lake.write("benchmarks", (bench.id,), [row])
 
 
 def observe(instance: DagsterInstance, home: Home, lake: Lake, record: bool = True) -> Observation:
