@@ -71,7 +71,7 @@ class Extractor:
         self._fill_acts(units, acts, folded, j)
         out = decisions
         for u in units:
-            out.extend(self._unit_citations(u, text, j))
+            self._unit_citations(u, text, j, out)
         if acts:
             named = {u.act_start for u in units}  # an article's own act is not cited again on its own
             inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
@@ -92,54 +92,46 @@ class Extractor:
     def _units(self, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
-        parts_before, item_re, act_gap = g.PARTS_BEFORE, g.ITEM_RE, g.ACT_GAP
-        may_end_parts = _RU_PARTS_END if j == "ru" else ""  # the one character before the space, if decisive
+        act_gap, reference, not_an_act = g.ACT_GAP, g.REFERENCE, g.NOT_AN_ACT
+        is_ru = j == "ru"
+        parts_of = _ru_parts if is_ru else _ro_parts
         for m in g.UNIT.finditer(folded):
-            mstart = m.start()
-            if mstart and (folded[mstart - 1].isalnum()):
-                continue  # "ст." inside a word ("пост.") or "art." inside "part."
-            before = (
-                parts_before.search(folded, max(0, mstart - 100), mstart)
-                if mstart > 1
-                and folded[mstart - 1] == " "
-                and (folded[mstart - 2] in may_end_parts or _may_follow_parts(folded, mstart, j))
-                else None
-            )
-            written_items = m.group("items")
+            mstart, items_end = m.span()  # the items are the pattern's last group: they end where it ends
+            pstart = -1
+            if mstart > 1:
+                prev = folded[mstart - 1]
+                if prev == " ":
+                    if (folded[mstart - 2] in _RU_PARTS_END if is_ru else False) or _may_follow_parts(
+                        folded, mstart, j
+                    ):
+                        pstart = _parts_before(g.PARTS_SCAN, g.PARTS_NOT_AFTER, folded, mstart)
+                elif prev.isalnum():
+                    continue  # "ст." inside a word ("пост.") or "art." inside "part."
+            elif mstart and folded[0].isalnum():
+                continue
             base = m.start("items")
-            items_end = base + len(written_items)
+            written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
             if written_items.isdigit():  # the common "ст. 1152": one article, nothing to split or normalise
                 items = [(written_items, None, base, items_end, None)]
             else:
-                items = []
-                for it in item_re.finditer(written_items):
-                    if j == "ru":
-                        a, b, sub = it.group("a"), it.group("b"), None
-                    else:
-                        a, b, written_sub = ro.article_number(it.group("a")), it.group("b"), it.group("sub")
-                        b = ro.article_number(b) if b else None
-                        sub = ro.sub_parts(written_sub) if written_sub else None
-                    items.append((a, b, base + it.start(), base + it.end(), sub))
+                items = [(a, b, base + s, base + e, sub) for a, b, s, e, sub in _items(written_items, is_ru)]
                 if not items:
                     continue
-            if before is None:
+            if pstart < 0:
                 unit = _Unit(mstart, items_end, items, [])
             else:
-                pstart = before.start("parts")
-                written = folded[pstart:mstart]
-                parts = _ru_parts(written, pstart) if j == "ru" else _ro_parts(written, pstart)
-                unit = _Unit(pstart, items_end, items, parts)
+                unit = _Unit(pstart, items_end, items, parts_of(folded[pstart:mstart], pstart))
             pos = act_gap.match(folded, items_end)
             act = acts_at.get(pos.end() if pos else items_end)  # every act was found once, up front
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
-                ref = g.REFERENCE.match(folded, items_end)
+                ref = reference.match(folded, items_end)
                 if ref is not None:
                     unit.ref = _ref_kind(ref.group(0))
                     unit.act_start, unit.act_end = items_end, ref.end()
-                elif g.NOT_AN_ACT.match(folded, items_end):
+                elif not_an_act.match(folded, items_end):
                     continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
             units.append(unit)
         return units
@@ -196,17 +188,21 @@ class Extractor:
                 return a
         return None  # "того же закона" with no law before it: better unknown than the wrong act
 
-    def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction) -> list[Citation]:
+    def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction, out: list[Citation]) -> None:
         key = u.act.key if u.act is not None else None
         end = u.act_end if u.act_end > u.items_end else u.items_end
         if text[end - 1] in TRAILING:
             end = trim_end(text, u.start, end)
         act_text = text[u.act_start : u.act_end].strip(" ,;:\n\t") if u.act_end > 0 else None
-        if not u.parts and len(u.items) == 1:  # most citations: one article, no subdivision written before it
-            article, article_to, _, _, sub = u.items[0]
-            return [new_citation(u.start, end, text[u.start : end], "article", j, key, act_text, article,
-                                 article_to, sub)]  # fmt: skip
-        out: list[Citation] = []
+        # most citations: one article, at most one subdivision written before it
+        if len(u.items) == 1 and len(u.parts) < 2:
+            article, article_to, _, _, part = u.items[0]
+            if u.parts:
+                before = u.parts[0][0]
+                part = before if not part else (f"{part} {before}" if j == "ru" else f"{before} {part}")
+            out.append(new_citation(u.start, end, text[u.start : end], "article", j, key, act_text, article,
+                                    article_to, part))  # fmt: skip
+            return
         parts = u.parts or [("", u.start, u.start)]
         for n, (article, article_to, s, e, sub) in enumerate(u.items):
             first, last = n == 0, n == len(u.items) - 1
@@ -229,30 +225,68 @@ class Extractor:
                         start, stop, text[start:stop], "article", j, key, act_text, article, article_to, full
                     )
                 )
-        return out
 
 
 # ---------------------------------------------------------------------- helpers
+def _parts_before(scan: re.Pattern[str], not_after: frozenset[str], folded: str, pos: int) -> int:
+    """Where the subdivisions written just before the article word at `pos` begin ("п. 1 ч. 2 ст. 81"), or -1.
+
+    `scan` is the grammar's PARTS_SCAN: PARTS_BEFORE without its word-start look-behind, which would keep the
+    regex engine from skipping, in C, the positions no part word begins at; the look-behind is checked here
+    against `not_after` instead, moving on to the next hit, so the leftmost start found is the same.
+    """
+    at = max(0, pos - 100)
+    while True:
+        m = scan.search(folded, at, pos)
+        if m is None:
+            return -1
+        start = m.start()
+        if not start or folded[start - 1] not in not_after:
+            return start
+        at = start + 1
+
+
+@lru_cache(maxsize=8192)
+def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, str | None], ...]:
+    """The articles of a written list or range, offsets relative to it: answers repeat the same lists."""
+    out = []
+    for it in (ru.ITEM_RE if is_ru else ro.ITEM_RE).finditer(written):
+        if is_ru:
+            a, b, sub = it.group("a"), it.group("b"), None
+        else:
+            a, b, written_sub = ro.article_number(it.group("a")), it.group("b"), it.group("sub")
+            b = ro.article_number(b) if b else None
+            sub = ro.sub_parts(written_sub) if written_sub else None
+        out.append((a, b, it.start(), it.end(), sub))
+    return tuple(out)
+
+
 def _ru_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
+    if base == 0:
+        return list(_ru_parts_at_zero(prefix))
+    return [(name, base + s, base + e) for name, s, e in _ru_parts_at_zero(prefix)]
+
+
+@lru_cache(maxsize=4096)
+def _ru_parts_at_zero(prefix: str) -> tuple[tuple[str, int, int], ...]:
+    """The part variants of a written prefix ("п. 3 ч. 1 "), offsets relative to it: a handful of prefixes
+    make up most answers, so each is read once."""
     levels: list[list[tuple[str, int, int]]] = []
     for m in ru.PART_RE.finditer(prefix):
         name = ru.part_name(m.group("word"))
         vals = [
-            (
-                f"{name} {ru.part_value(v.group())}",
-                base + m.start("vals") + v.start(),
-                base + m.start("vals") + v.end(),
-            )
+            (f"{name} {ru.part_value(v.group())}", m.start("vals") + v.start(), m.start("vals") + v.end())
             for v in ru.PART_VAL_RE.finditer(m.group("vals"))
         ]
         if vals:
             levels.append(vals)
     if len(levels) < 2:
-        return levels[0] if levels else []  # one level ("п. 3", "пп. 1 и 2"): its values are the variants
+        # one level ("п. 3", "пп. 1 и 2"): its values are the variants
+        return tuple(levels[0]) if levels else ()
     out = []
     for combo in product(*levels):
         out.append((" ".join(c[0] for c in combo), min(c[1] for c in combo), max(c[2] for c in combo)))
-    return out
+    return tuple(out)
 
 
 def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:

@@ -28,6 +28,11 @@ ITEMS = rf"{ITEM}(?:\s*(?:,|;|и|или)\s*(?:ст\.\s*)?{ITEM})*"
 # written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_BEFORE.
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 PARTS_BEFORE = re.compile(rf"(?<![а-яa-z0-9])(?P<parts>(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)+)\Z")
+# The same without the look-behind, which would keep the engine from skipping to a part word's first letter in C;
+# the extractor checks it on each hit against PARTS_NOT_AFTER instead.
+_PART = rf"{PART_WORD}\s*{PART_LIST}\s*,?\s+"
+PARTS_SCAN = re.compile(rf"(?P<parts>{_PART}(?:{_PART})*)\Z")
+PARTS_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz0123456789")
 DOC_WORDS = ("постановлени", "определени", "решени", "разъяснени", "обзор")  # where a decision may begin
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}")
 PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
