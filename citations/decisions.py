@@ -14,9 +14,8 @@ from citations import grammar_ro as ro
 from citations import grammar_ru as ru
 from citations.model import Citation, new_citation
 from citations.registry import ActRegistry
-from citations.text import fold, iso_date, trim_end
+from citations.text import fold, iso_date, search_back, trim_end
 
-_RO_DECISION_HINTS = (*ro.DOC_WORDS, "cedo", "drepturilor omului")
 _RU_COURT_ABBREVIATIONS = ("вс", "кс", "вас")  # before "рф": the courts named without the word "суд"
 
 
@@ -57,7 +56,7 @@ class DecisionFinder:
             start, point = p, None
             m = after_word.match(folded, p)
             if m is not None:
-                pb = ru.POINT_BEFORE.search(folded, max(0, p - 40), p)
+                pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
                 if pb is not None:
                     start, point = pb.start(), pb.group("point")
                 court_m: re.Match[str] = m
@@ -102,9 +101,11 @@ class DecisionFinder:
 
     def ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        if not any(w in folded for w in _RO_DECISION_HINTS) and not _has_case_number(folded):
+        starts = _word_starts(folded, ro.DOC_WORDS)
+        echr = "cedo" in folded or "europe" in folded
+        if not starts and not echr and "drepturilor omului" not in folded and not _has_case_number(folded):
             return found  # no decision word, no case number: skip the decision scans (most answers)
-        for p in _word_starts(folded, ro.DOC_WORDS):
+        for p in starts:
             if p and folded[p - 1].isalpha():
                 continue
             m = self._ro_decision.match(folded, p)
@@ -113,18 +114,19 @@ class DecisionFinder:
             start = m.start()
             court: str | None = None
             written = m.group("pre") or m.group("post")
-            lower = ro.LOWER_BEFORE.search(folded, max(0, start - 90), start)
             if written:
                 court = self._canonical_court(written, "ro")
-            elif lower is not None:
-                start = lower.start()
-                court = _lower_court_name(text, lower.start("lower"), lower.end("lower"))
-            elif m.group("lowgen"):
-                court = _lower_court_name(text, m.start("lowgen"), m.end("lowgen"))
-            window = folded[max(0, start - 200) : start] + " " + folded[m.end() : m.end() + 150]
+            else:
+                lower = ro.LOWER_BEFORE.search(folded, max(0, start - 90), start)
+                if lower is not None:
+                    start = lower.start()
+                    court = _lower_court_name(text, lower.start("lower"), lower.end("lower"))
+                elif m.group("lowgen"):
+                    court = _lower_court_name(text, m.start("lowgen"), m.end("lowgen"))
             num = m.group("num")
             if court is None:
                 # a unification mechanism (RIL / HP) nearby, or a Roman numeral, means the High Court
+                window = folded[max(0, start - 200) : start] + " " + folded[m.end() : m.end() + 150]
                 if ro.ROMAN.fullmatch(num) or _mechanism(folded, start, m.end()) is not None:
                     court = "ÎCCJ"
                 elif ro.CCR_HINT.search(window):
@@ -147,7 +149,7 @@ class DecisionFinder:
                     year=m.group("year") or m.group("year2"),
                 )
             )
-        for m in ro.ECHR.finditer(folded) if "cedo" in folded or "europe" in folded else ():
+        for m in ro.ECHR.finditer(folded) if echr else ():
             found.append(
                 new_citation(
                     m.start(),

@@ -21,7 +21,7 @@ from citations import grammar_ru as ru
 from citations.decisions import DecisionFinder
 from citations.model import Citation, Jurisdiction, new_citation
 from citations.registry import ActMatch, ActRegistry, default_registry
-from citations.text import TRAILING, fold, is_cyrillic_text, trim_end
+from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end
 
 _ACT_THEN_ARTICLE = re.compile(r"[ \t]*[,:][ \t]*")
 
@@ -46,12 +46,18 @@ def extract(text: str, jurisdiction: Literal["ru", "ro", "auto"] = "auto") -> li
     if not text:
         return []
     j: Jurisdiction = jurisdiction if jurisdiction != "auto" else ("ru" if is_cyrillic_text(text) else "ro")
-    return _extractor().run(text, j)
+    return (_EXTRACTOR or _extractor()).run(text, j)
 
 
-@lru_cache(maxsize=1)
+_EXTRACTOR: Extractor | None = None
+
+
 def _extractor() -> Extractor:
-    return Extractor(default_registry())
+    """The extractor over the default registry, built on first use (loading the registry compiles its names)."""
+    global _EXTRACTOR
+    if _EXTRACTOR is None:
+        _EXTRACTOR = Extractor(default_registry())
+    return _EXTRACTOR
 
 
 class Extractor:
@@ -62,30 +68,29 @@ class Extractor:
     # ------------------------------------------------------------------ driver
     def run(self, text: str, j: Jurisdiction) -> list[Citation]:
         folded = fold(text)
-        decisions = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
-        taken = [(d.start, d.end) for d in decisions]
+        out = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
+        taken = [(d.start, d.end) for d in out]
         acts = list(self.reg.find_all(folded, j))
-        units = self._units(folded, j, {a.start: a for a in acts})
+        units = self._units(folded, j, {a.start: a for a in acts} if acts else {})
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
         self._fill_acts(units, acts, folded, j)
-        out = decisions
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
             named = {u.act_start for u in units}  # an article's own act is not cited again on its own
-            inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
+            inside: list[tuple[int, int]] | None = None
             for a in acts:
-                if (
-                    a.key is not None
-                    and a.start not in named
-                    and _named_enough(folded, a)
-                    and not _overlaps(a.start, a.end, inside)
-                ):
+                if a.key is None or a.start in named or not _named_enough(folded, a):
+                    continue
+                if inside is None:
+                    inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
+                if not _overlaps(a.start, a.end, inside):
                     end = trim_end(text, a.start, a.end)
                     written = text[a.start : end]
                     out.append(new_citation(a.start, end, written, "act", j, a.key, written))
-        out.sort(key=_by_span)
+        if len(out) > 1:
+            out.sort(key=_by_span)
         return out
 
     # ------------------------------------------------------------------ articles
@@ -104,7 +109,10 @@ class Extractor:
                     if (folded[mstart - 2] in _RU_PARTS_END if is_ru else False) or _may_follow_parts(
                         folded, mstart, j
                     ):
-                        pstart = _parts_before(g.PARTS_SCAN, g.PARTS_NOT_AFTER, folded, mstart)
+                        before = search_back(
+                            g.PARTS_SCAN, g.PARTS_NOT_AFTER, folded, max(0, mstart - 100), mstart
+                        )
+                        pstart = before.start() if before is not None else -1
                 elif prev.isalnum():
                     continue  # "ст." inside a word ("пост.") or "art." inside "part."
             elif mstart and folded[0].isalnum():
@@ -228,24 +236,6 @@ class Extractor:
 
 
 # ---------------------------------------------------------------------- helpers
-def _parts_before(scan: re.Pattern[str], not_after: frozenset[str], folded: str, pos: int) -> int:
-    """Where the subdivisions written just before the article word at `pos` begin ("п. 1 ч. 2 ст. 81"), or -1.
-
-    `scan` is the grammar's PARTS_SCAN: PARTS_BEFORE without its word-start look-behind, which would keep the
-    regex engine from skipping, in C, the positions no part word begins at; the look-behind is checked here
-    against `not_after` instead, moving on to the next hit, so the leftmost start found is the same.
-    """
-    at = max(0, pos - 100)
-    while True:
-        m = scan.search(folded, at, pos)
-        if m is None:
-            return -1
-        start = m.start()
-        if not start or folded[start - 1] not in not_after:
-            return start
-        at = start + 1
-
-
 @lru_cache(maxsize=8192)
 def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, str | None], ...]:
     """The articles of a written list or range, offsets relative to it: answers repeat the same lists."""

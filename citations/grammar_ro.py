@@ -21,14 +21,12 @@ SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
 _NOT_ARTICLE = r"(?!\s*(?:%|lei|euro|ron|ani|an\b|zile|luni|ore|de\s+zile|de\s+lei))"
 ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoarele))?"
 ITEMS = rf"{ITEM}(?:\s*(?:,|;|si|sau)\s*(?:{ART_WORD}\s*)?{ITEM})*"
-_PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+"
-PRE = rf"(?:{_PRE})?"
+PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+"
 
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
-PARTS_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<parts>{PRE})\Z")
-# Without the look-behind and never empty, so the engine skips in C to where a subdivision word begins; the
-# extractor checks the look-behind against PARTS_NOT_AFTER on each hit (no hit: no subdivisions written before).
-PARTS_SCAN = re.compile(rf"(?P<parts>{_PRE})\Z")
+# Never empty, and not after a letter or digit, checked on each hit (citations.text.search_back) rather than by a
+# look-behind, so the engine skips in C to where a subdivision word begins.
+PARTS_SCAN = re.compile(rf"(?P<parts>{PRE})\Z")
 PARTS_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 DOC_WORDS = ("decizi", "hotarar", "sentint", "incheier")  # where a decision citation may begin
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")

@@ -25,11 +25,9 @@ ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}"
 ITEMS = rf"{ITEM}(?:\s*(?:,|;|и|или)\s*(?:ст\.\s*)?{ITEM})*"
 
 # The scan starts at the article word (a literal prefix the regex engine skips to in C); the subdivisions
-# written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_BEFORE.
+# written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_SCAN.
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
-PARTS_BEFORE = re.compile(rf"(?<![а-яa-z0-9])(?P<parts>(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)+)\Z")
-# The same without the look-behind, which would keep the engine from skipping to a part word's first letter in C;
-# the extractor checks it on each hit against PARTS_NOT_AFTER instead.
+# Not after a letter or digit, checked on each hit (citations.text.search_back) rather than by a look-behind.
 _PART = rf"{PART_WORD}\s*{PART_LIST}\s*,?\s+"
 PARTS_SCAN = re.compile(rf"(?P<parts>{_PART}(?:{_PART})*)\Z")
 PARTS_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz0123456789")
@@ -75,7 +73,8 @@ def decision_patterns(courts: str) -> tuple[re.Pattern[str], re.Pattern[str], re
     )
 
 
-POINT_BEFORE = re.compile(rf"(?<![а-яa-z]){POINT[:-1]}\Z")
+POINT_BEFORE = re.compile(rf"{POINT[:-1]}\Z")  # not after a letter: see citations.text.search_back
+POINT_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz")
 LOWER_PREFIX = re.compile(r"(?<![а-яa-z])(?:апелляционн[а-я]*|кассационн[а-я]*)\s+\Z")
 LOWER_COURT = re.compile(
     rf"{_DOC}\s+"

@@ -102,6 +102,27 @@ def is_cyrillic_text(text: str) -> bool:
     return len(sample.encode("utf-8")) - len(sample) > len(sample) // 4
 
 
+def search_back(
+    scan: re.Pattern[str], not_after: frozenset[str], text: str, lo: int, pos: int
+) -> re.Match[str] | None:
+    """The leftmost match of `scan` in text[lo:pos] that no character of `not_after` stands before, or None.
+
+    For the patterns read backwards from a keyword ("п. 1 ч. 2 " before "ст. 81", "п. 34 " before
+    "постановления"): a word-start look-behind in front of them would keep the regex engine from skipping, in
+    C, to the positions their first letters stand at, so it is checked here on each hit instead, moving on to
+    the next one; the match found is the one the look-behind pattern would find.
+    """
+    at = lo
+    while True:
+        m = scan.search(text, at, pos)
+        if m is None:
+            return None
+        start = m.start()
+        if not start or text[start - 1] not in not_after:
+            return m
+        at = start + 1
+
+
 TRAILING = frozenset(" \t\n,;:")
 
 
