@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
-from evaluation.stats import cluster_bootstrap_means
+from evaluation.stats import FloatArray, cluster_bootstrap_means, percentile_interval
+
+IntArray = npt.NDArray[np.int64]
 
 DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 0
@@ -65,6 +68,40 @@ def prepare_scores(scores: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def cell_starts(frame: pl.DataFrame, keys: Sequence[str]) -> IntArray:
+    """Index of the first row of every cell of a frame sorted by `keys` (nulls are a value like any other)."""
+    if frame.height == 0:
+        return np.zeros(0, dtype=np.int64)
+    if not keys:
+        return np.zeros(1, dtype=np.int64)
+    changed = pl.any_horizontal([pl.col(k).ne_missing(pl.col(k).shift(1)) for k in keys])
+    flags = frame.select(changed.fill_null(True)).to_series().to_numpy().copy()
+    flags[0] = True
+    return np.flatnonzero(flags)
+
+
+def grouped_intervals(
+    starts: IntArray, sums: FloatArray, sizes: FloatArray, resamples: int, seed: int
+) -> tuple[FloatArray, FloatArray]:
+    """95% percentile bootstrap interval of the row mean of every cell, resampling whole clusters.
+
+    Rows are clusters, laid out cell after cell (a cell's clusters in their resampling order); `starts` is
+    where each cell begins. Cells with the same number of clusters share one weight matrix, so all their
+    replicates come out of one matrix product."""
+    counts = np.diff(np.append(starts, len(sums)))
+    per_row = np.repeat(counts, counts)
+    low = np.empty(len(counts))
+    high = np.empty(len(counts))
+    for g in np.unique(counts):
+        cells = np.flatnonzero(counts == g)
+        rows = per_row == g
+        replicates = cluster_bootstrap_means(
+            sums[rows].reshape(-1, g).T, sizes[rows].reshape(-1, g).T, resamples, seed
+        )
+        low[cells], high[cells] = percentile_interval(replicates)
+    return low, high
+
+
 def cluster_intervals(
     clusters: pl.DataFrame,
     keys: Sequence[str],
@@ -77,27 +114,23 @@ def cluster_intervals(
     `clusters` has one row per (cell keys, cluster) with `_sum` (sum of the values of the cluster's rows) and
     `_size` (their number). Clusters are ordered by their key as text within a cell, as `paired_bootstrap`
     orders its groups, so both give the same interval for the same seed."""
+    keys = list(keys)
     out_schema: dict[str, pl.DataType] = {k: clusters.schema[k] for k in keys}
     out_schema.update({"ci_low": pl.Float64(), "ci_high": pl.Float64()})
-    if clusters.height == 0:
-        return pl.DataFrame(schema=out_schema)
     frame = (
-        clusters.filter(pl.col("_size") > 0)
-        .with_columns(pl.col(cluster).cast(pl.Utf8).alias("_order"))
-        .sort([*keys, "_order"], nulls_last=True)
+        clusters.lazy()
+        .filter(pl.col("_size") > 0)
+        .sort([*keys, pl.col(cluster).cast(pl.Utf8)], nulls_last=True)
+        .collect()
     )
-    cells = frame.group_by(keys, maintain_order=True).agg(pl.len().alias("_clusters"))
-    frame = frame.join(cells, on=list(keys), how="left", nulls_equal=True, maintain_order="left")
-    pieces: list[pl.DataFrame] = []
-    for (count,), group in frame.group_by(["_clusters"], maintain_order=True):
-        g = int(count)
-        group = group.sort([*keys, "_order"], nulls_last=True)
-        sums = group["_sum"].to_numpy().astype(np.float64).reshape(-1, g).T
-        sizes = group["_size"].to_numpy().astype(np.float64).reshape(-1, g).T
-        replicates = cluster_bootstrap_means(sums, sizes, resamples, seed)
-        low, high = np.quantile(replicates, [0.025, 0.975], axis=0)
-        first_rows = group.select(keys).gather(np.arange(0, group.height, g))
-        pieces.append(first_rows.with_columns(pl.Series("ci_low", low), pl.Series("ci_high", high)))
-    if not pieces:  # every cluster empty (e.g. every answer an error): no interval, not a crash
+    if frame.height == 0:  # every cluster empty (e.g. every answer an error): no interval, not a crash
         return pl.DataFrame(schema=out_schema)
-    return pl.concat(pieces, how="vertical")
+    starts = cell_starts(frame, keys)
+    low, high = grouped_intervals(
+        starts,
+        frame["_sum"].cast(pl.Float64).to_numpy(),
+        frame["_size"].cast(pl.Float64).to_numpy(),
+        resamples,
+        seed,
+    )
+    return frame.select(keys)[starts].with_columns(pl.Series("ci_low", low), pl.Series("ci_high", high))

@@ -10,7 +10,7 @@ tests to check these computations independently.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -146,19 +146,22 @@ def mean_pass_hat_k(tasks: Sequence[tuple[int, int]], k: int) -> float:
     return sum(pass_hat_k(n, c, k) for n, c in tasks) / len(tasks)
 
 
-def bootstrap_weights(clusters: int, resamples: int, rng: np.random.Generator) -> FloatArray:
-    """How many times each of `clusters` units is drawn in each resample (rows: resamples).
+def weight_chunks(clusters: int, resamples: int, seed: int) -> Iterator[tuple[int, FloatArray]]:
+    """How many times each of `clusters` units is drawn in each resample: (first resample, weights) in blocks
+    of rows (resamples x clusters) of bounded size, so memory stays flat however many etalons a cell has.
 
     A replicate of any cluster-summed statistic is then one matrix product, which is what lets the analytics
-    run the bootstrap for hundreds of leaderboard cells at once."""
-    weights = np.empty((resamples, clusters), dtype=np.float64)
+    run the bootstrap for hundreds of leaderboard cells at once. The draws depend on the seed and the number
+    of clusters only, in the same order as `cluster_bootstrap_means` makes them, so every consumer of the
+    same (clusters, resamples, seed) resamples the very same clusters."""
+    rng = np.random.default_rng(seed)
     step = max(1, _CHUNK_CELLS // max(clusters, 1))
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
         draws = rng.integers(0, clusters, size=(rows, clusters))
-        flat = (draws + (np.arange(rows) * clusters)[:, None]).ravel()
-        weights[start : start + rows] = np.bincount(flat, minlength=rows * clusters).reshape(rows, clusters)
-    return weights
+        draws += (np.arange(rows) * clusters)[:, None]
+        counts = np.bincount(draws.ravel(), minlength=rows * clusters)
+        yield start, counts.reshape(rows, clusters).astype(np.float64)
 
 
 def cluster_bootstrap_means(sums: FloatArray, sizes: FloatArray, resamples: int, seed: int) -> FloatArray:
@@ -176,23 +179,21 @@ def cluster_bootstrap_means(sums: FloatArray, sizes: FloatArray, resamples: int,
     if resamples < 1:
         raise ValueError(f"resamples must be >= 1, got {resamples}")
     clusters, cells = sums.shape
-    rng = np.random.default_rng(seed)
+    result = np.empty((resamples, cells), dtype=np.float64)
     if cells > _GATHER_CELLS:
-        weights = bootstrap_weights(clusters, resamples, rng)
-        # Cluster sizes are counts, mostly equal (every etalon answered the same number of times): the
-        # resampled size is the full size times the number of clusters, minus the few clusters short of it.
-        # Exact in floats.
+        # Sizes are counts, so resampled sizes are exact in floats; when every cluster of a cell has the same
+        # size (each etalon answered as often) the resampled size is a constant and needs no product.
         full = sizes.max(axis=0)
-        shortfall = full - sizes
-        short = shortfall.any(axis=1)
-        denominators = np.broadcast_to(full * clusters, (resamples, cells)).copy()
-        if short.any():
-            denominators -= weights[:, short] @ shortfall[short]
-        result: FloatArray = (weights @ sums) / denominators
+        even = bool((sizes == full).all())
+        stacked = sums if even else np.hstack([sums, sizes])
+        for start, weights in weight_chunks(clusters, resamples, seed):
+            products = weights @ stacked
+            denominators = full * clusters if even else products[:, cells:]
+            result[start : start + len(weights)] = products[:, :cells] / denominators
         return result
     # Few cells: summing the drawn clusters directly is cheaper than building the weights, and draws the very
     # same clusters from the same seed.
-    result = np.empty((resamples, cells), dtype=np.float64)
+    rng = np.random.default_rng(seed)
     step = max(1, _CHUNK_CELLS // max(clusters, 1))
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
@@ -202,6 +203,13 @@ def cluster_bootstrap_means(sums: FloatArray, sizes: FloatArray, resamples: int,
                 axis=1
             )
     return result
+
+
+def percentile_interval(replicates: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The 95% percentile interval of every column of (resamples x cells) replicates: np.quantile's numbers,
+    computed on one contiguous row per cell (a third faster than striding down the columns)."""
+    low, high = np.quantile(np.ascontiguousarray(replicates.T), [0.025, 0.975], axis=1)
+    return low, high
 
 
 def paired_bootstrap(
@@ -237,9 +245,8 @@ def paired_bootstrap(
         _, inverse = np.unique(np.asarray([str(g) for g in groups]), return_inverse=True)
         sums = np.bincount(inverse, weights=diff).astype(np.float64)[:, None]
         sizes = np.bincount(inverse).astype(np.float64)[:, None]
-    replicates = cluster_bootstrap_means(sums, sizes, resamples, seed)[:, 0]
-    low, high = np.quantile(replicates, [0.025, 0.975])
-    return float(diff.mean()), float(low), float(high)
+    low, high = percentile_interval(cluster_bootstrap_means(sums, sizes, resamples, seed))
+    return float(diff.mean()), float(low[0]), float(high[0])
 
 
 def _probabilities_and_labels(q: Sequence[float], y: Sequence[int | bool]) -> tuple[FloatArray, FloatArray]:
