@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from corpus.model import IN_FORCE, REPEALED, IngestFailure
-from corpus.ru_structure import RawUnit, clean
+from corpus.model import IN_FORCE, REPEALED, IngestFailure, Unit, draft
+from corpus.ru_structure import clean
 
 AKN_NAMESPACES = frozenset({
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0",
@@ -40,7 +40,7 @@ class AknDoc:
     number: str | None
     date: str | None
     title: str
-    units: list[RawUnit]
+    units: list[Unit]
 
 
 def _local(el: etree._Element) -> str:
@@ -123,8 +123,8 @@ def parse_akn(root: etree._Element) -> AknDoc:
     return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units)
 
 
-def _units(doc: etree._Element, doc_type: str) -> list[RawUnit]:
-    out: list[RawUnit] = []
+def _units(doc: etree._Element, doc_type: str) -> list[Unit]:
+    out: list[Unit] = []
     seen: set[str] = set()
 
     def walk(el: etree._Element, article: str | None, path: str | None, ctx: list[str]) -> None:
@@ -151,7 +151,7 @@ def _units(doc: etree._Element, doc_type: str) -> list[RawUnit]:
                 seen.add(new_path)
                 text = _text(child)
                 status = REPEALED if child.get("status") in ("removed", "repealed") else IN_FORCE
-                out.append(RawUnit(new_article, new_path, kind, num, _heading(child), text, status,
+                out.append(draft(new_article, new_path, kind, num, _heading(child), text, status,
                                    " / ".join(ctx) or None))
                 walk(child, new_article, new_path, ctx)
             else:

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpus.acts import act_for_ro_act, is_code
-from corpus.model import IngestFailure
+from corpus.model import IngestFailure, Unit
 from corpus.numbering import normalise_ro
 from corpus.ro_text import article_units, repair_question_marks, unify
 from corpus.ru_resolution import parse_points
-from corpus.ru_structure import Line, RawUnit
+from corpus.ru_structure import Line
 
 # Blocks: a '+' line, or '+' between runs of 3+ spaces. Paragraphs: a whitespace run holding a newline or
 # 3+ long. Both are written to open with a bare \s (the same splits as "\n\s*\+\s*\n|..." and
@@ -51,7 +51,7 @@ class RecordDoc:
     number: str | None
     date: str | None
     title: str
-    units: list[RawUnit]
+    units: list[Unit]
 
 
 def _clean(value: Any) -> str:
@@ -99,7 +99,7 @@ def parse_record(rec: dict[str, Any], position: str) -> RecordDoc:
 _BARE_NUMBER = re.compile(r"^\d{1,3}\.$")
 
 
-def _points(text: str) -> list[RawUnit]:
+def _points(text: str) -> list[Unit]:
     """Court decisions number their paragraphs ``1.``, ``2.``...: those are the points a citation names."""
     paras: list[str] = []
     pending = ""
@@ -114,8 +114,8 @@ def _points(text: str) -> list[RawUnit]:
     return parse_points([Line(p) for p in paras])
 
 
-def _units(text: str) -> list[RawUnit]:
-    out: list[RawUnit] = []
+def _units(text: str) -> list[Unit]:
+    out: list[Unit] = []
     seen: set[str] = set()
     for block in _BLOCK_SPLIT.split(text):
         paras = [p for p in _PARA_SPLIT.split(block.strip()) if p]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from corpus.model import Unit
 from corpus.numbering import normalise_ro
 from corpus.ro_text import AFTER_MARKER_LETTER, MARKER_LETTERS, article_units, unify
-from corpus.ru_structure import RawUnit
 
 ARTICLE = re.compile(
     r"^(?:Art\.|Articolul|ARTICOLUL|Articol)\s*(\d+(?:\.\d{3})?(?:\s*\^\s*\d+)?)\s*(?:[—–-]\s*(.*))?$", re.I
@@ -108,13 +108,13 @@ def _titles_follow_headings(lines: list[str], heads: list[int]) -> bool:
     return after > before
 
 
-def parse_markdown(text: str) -> tuple[str, list[RawUnit]]:
+def parse_markdown(text: str) -> tuple[str, list[Unit]]:
     """Return (document title, units)."""
     text = unify(text)
     all_lines = text.splitlines()
     heads = [i for i, raw in enumerate(all_lines) if raw[:1] == "#"]
     titles_after = _titles_follow_headings(all_lines, heads)
-    out: list[RawUnit] = []
+    out: list[Unit] = []
     seen: set[str] = set()
     contexts: list[tuple[int, str]] = []
     title = ""

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
-from corpus.model import IN_FORCE, REPEALED
+from corpus.model import IN_FORCE, REPEALED, Unit, draft
 from corpus.numbering import normalise_ro
-from corpus.ru_structure import RawUnit
 
 _DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
 _QWORD = re.compile(r"[\wăâîșțĂÂÎȘȚ]*\?[\w?ăâîșțĂÂÎȘȚ]*")
@@ -53,7 +52,7 @@ def repair_question_marks(value: str, reference: str) -> str:
 
 
 def article_units(article: str, written: str, heading: str | None, body: list[str], context: str | None,
-                  seen: set[str], out: list[RawUnit]) -> None:
+                  seen: set[str], out: list[Unit]) -> None:
     """One article with its alineate ``(1)``, litere ``a)`` and puncte ``1.``."""
     text = "\n".join(body).strip()
     path = article
@@ -63,7 +62,7 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
         n += 1
     seen.add(path)
     status = REPEALED if text and len(text) < 300 and REPEAL_RO.search(text) else IN_FORCE
-    out.append(RawUnit(article, path, "article", written, heading, text, status, context))
+    out.append(draft(article, path, "article", written, heading, text, status, context))
     alin: str | None = None
     for line in body:
         # most lines open with a capital and are no marker: the first characters rule the regexes out
@@ -84,10 +83,10 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
             if sub not in seen:
                 seen.add(sub)
                 st = REPEALED if len(line) < 300 and REPEAL_RO.search(line[m.end():]) else IN_FORCE
-                out.append(RawUnit(article, sub, "paragraph", f"({m.group(1)})", None, line, st, context))
+                out.append(draft(article, sub, "paragraph", f"({m.group(1)})", None, line, st, context))
             continue
         kind = "letter" if line[len(m.group(1))] == ")" else "point"
         sub = f"{path}/{alin}/{m.group(1)}" if alin else f"{path}/{m.group(1)}"
         if sub not in seen:
             seen.add(sub)
-            out.append(RawUnit(article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context))
+            out.append(draft(article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context))

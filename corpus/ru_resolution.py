@@ -11,8 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus.model import IN_FORCE, REPEALED
-from corpus.ru_structure import REPEAL, Line, RawUnit, clean
+from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft
+from corpus.ru_structure import REPEAL, Line, clean
 
 POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
 SIGNATURE = re.compile(r"^(?:Председатель|Секретарь\s+Пленума|Судья\s+Верховного\s+Суда|Председательствующий)")
@@ -83,8 +83,8 @@ def resolution_meta(lines: Sequence[Line]) -> ResolutionMeta:
     return ResolutionMeta(court, num.group(1) if num else None, date, title or clean(head_lines[0] if head_lines else ""))
 
 
-def parse_points(lines: Sequence[Line]) -> list[RawUnit]:
-    units: list[RawUnit] = []
+def parse_points(lines: Sequence[Line]) -> list[Unit]:
+    units: list[Unit] = []
     last = 0
     current: list[str] | None = None
     started = False
@@ -94,11 +94,11 @@ def parse_points(lines: Sequence[Line]) -> list[RawUnit]:
             tail = units[-len(group) :] if group else []
             text = "\n".join(current)
             for u in tail:
-                u.text = text
+                amend(u, "text", text)
                 if len(text) < 400 and REPEAL.search(text):
-                    u.status = REPEALED
+                    amend(u, "status", REPEALED)
 
-    group: list[RawUnit] = []
+    group: list[Unit] = []
     for ln in lines:
         t = ln.text
         if not t:
@@ -119,7 +119,7 @@ def parse_points(lines: Sequence[Line]) -> list[RawUnit]:
                 else:
                     numbers = [str(base)]
                 last = int(to) if to is not None and sub is None and int(to) > base else base
-                group = [RawUnit(n, n, "point", written, None, t, IN_FORCE, None) for n in numbers]
+                group = [draft(n, n, "point", written, None, t, IN_FORCE, None) for n in numbers]
                 units.extend(group)
                 current = [t]
                 continue

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from corpus.model import IN_FORCE, REPEALED
+from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft
 from corpus.numbering import normalise_ru
 
 ARTICLE = re.compile(r"^Статья\s+(\d+(?:[.\-]\d+)*)\s*(?:\.\s*|\s+|$)(.*)$", re.S)
@@ -41,18 +41,6 @@ class Line:
 
     text: str
     role: str | None = None  # "heading" (styled as a heading by the source), "note" (editorial note)
-
-
-@dataclass(slots=True)
-class RawUnit:
-    article: str | None
-    path: str
-    kind: str
-    number: str
-    heading: str | None
-    text: str
-    status: str
-    context: str | None
 
 
 def clean(text: str) -> str:
@@ -103,7 +91,7 @@ def _status(text: str) -> str:
     return IN_FORCE
 
 
-def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
+def _emit_article(art: _Article, out: list[Unit], seen: set[str]) -> None:
     lines = art.lines  # parse_articles only keeps lines with text
     main = [ln for ln in lines if ln.role != "note"]
     notes = [ln for ln in lines if ln.role == "note"] if len(main) != len(lines) else []
@@ -124,14 +112,14 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
         return
     seen.add(number)
     context = art.context
-    out.append(RawUnit(number, number, "article", art.written, heading, text,
+    out.append(draft(number, number, "article", art.written, heading, text,
                        REPEALED if repealed else IN_FORCE, context))
     if repealed or not main:
         return
     numbered = any(ln.text[0].isdigit() and PART.match(ln.text) for ln in main)
     part: str | None = None
     point: str | None = None
-    part_unit: RawUnit | None = None  # its text grows with the lines that follow it until the next part
+    part_unit: Unit | None = None  # its text grows with the lines that follow it until the next part
     part_lines: list[str] = []
     plain_count = 0
     # Units are appended inline (a path seen before is skipped): this loop runs once per paragraph of the
@@ -143,10 +131,10 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
         m = PART.match(t) if numbered and digit else None
         if m:
             if part_unit is not None:
-                part_unit.text = "\n".join(part_lines)
+                amend(part_unit, "text", "\n".join(part_lines))
             part, point = normalise_ru(m.group(1)), None
             part_lines = [t]
-            part_unit = RawUnit(number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context)
+            part_unit = draft(number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context)
             if part_unit.path not in seen:
                 seen.add(part_unit.path)
                 out.append(part_unit)
@@ -159,7 +147,7 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
                 part_lines.append(t)
             if sub not in seen:
                 seen.add(sub)
-                out.append(RawUnit(number, sub, "point", m.group(1) + ")", None, t, _status(t), context))
+                out.append(draft(number, sub, "point", m.group(1) + ")", None, t, _status(t), context))
             continue
         m = LETTER.match(t) if not digit and t[1:2] == ")" else None
         if m:
@@ -170,28 +158,28 @@ def _emit_article(art: _Article, out: list[RawUnit], seen: set[str]) -> None:
                 part_lines.append(t)
             if sub not in seen:
                 seen.add(sub)
-                out.append(RawUnit(number, sub, "letter", m.group(1) + ")", None, t, _status(t), context))
+                out.append(draft(number, sub, "letter", m.group(1) + ")", None, t, _status(t), context))
             continue
         if numbered:
             if part:
                 part_lines.append(t)
             continue
         if part_unit is not None:
-            part_unit.text = "\n".join(part_lines)
+            amend(part_unit, "text", "\n".join(part_lines))
         plain_count += 1
         part, point = str(plain_count), None
         part_lines = [t]
-        part_unit = RawUnit(number, f"{number}/{part}", "part", part, None, t, _status(t), context)
+        part_unit = draft(number, f"{number}/{part}", "part", part, None, t, _status(t), context)
         if part_unit.path not in seen:
             seen.add(part_unit.path)
             out.append(part_unit)
     if part_unit is not None:
-        part_unit.text = "\n".join(part_lines)
+        amend(part_unit, "text", "\n".join(part_lines))
 
 
-def parse_articles(lines: Iterable[Line]) -> list[RawUnit]:
+def parse_articles(lines: Iterable[Line]) -> list[Unit]:
     """Articles with their parts, points and letters; text before the first article is ignored."""
-    out: list[RawUnit] = []
+    out: list[Unit] = []
     seen: set[str] = set()
     contexts: list[str] = []
     art: _Article | None = None

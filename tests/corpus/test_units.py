@@ -1,4 +1,4 @@
-"""Units built in bulk are the same frozen records the dataclass constructor makes."""
+"""Units drafted by the readers and finished in bulk are the same frozen records the dataclass constructor makes."""
 
 from __future__ import annotations
 
@@ -6,25 +6,32 @@ import dataclasses
 
 import pytest
 
-from corpus.ingest import units
-from corpus.model import IN_FORCE, REPEALED, Unit
-from corpus.ru_structure import RawUnit
+from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft, finish
 
-RAW = [
-    RawUnit("1152", "1152", "article", "1152", "Принятие наследства", "Текст статьи", IN_FORCE, "Глава 64"),
-    RawUnit("1152", "1152/2", "part", "2", None, "2. Принятие части", REPEALED, None),
+FIELDS = [
+    ("1152", "1152", "article", "1152", "Принятие наследства", "Текст статьи", IN_FORCE, "Глава 64"),
+    ("1152", "1152/2", "part", "2", None, "2. Принятие части", REPEALED, None),
 ]
 
 
-@pytest.mark.parametrize("index", range(len(RAW)))
-def test_a_bulk_built_unit_equals_the_constructed_one(index: int) -> None:
-    u = RAW[index]
-    built = units("ru/gk/part-3", "ru/gk", RAW)[index]
-    expected = Unit("ru/gk/part-3", "ru/gk", u.article, u.path, u.kind, u.number, u.heading, u.text, index,
-                    u.status, u.context)
+def _finished() -> tuple[Unit, ...]:
+    return finish("ru/gk/part-3", "ru/gk", [draft(*f) for f in FIELDS])
+
+
+@pytest.mark.parametrize("index", range(len(FIELDS)))
+def test_a_finished_unit_equals_the_constructed_one(index: int) -> None:
+    article, path, kind, number, heading, text, status, context = FIELDS[index]
+    built = _finished()[index]
+    expected = Unit("ru/gk/part-3", "ru/gk", article, path, kind, number, heading, text, index, status, context)
     assert (built, hash(built), repr(built)) == (expected, hash(expected), repr(expected))
 
 
-def test_a_bulk_built_unit_cannot_be_changed() -> None:
+def test_an_amended_draft_keeps_the_amended_text() -> None:
+    unit = draft(*FIELDS[1])
+    amend(unit, "text", "2. Принятие части\nпродолжение")
+    assert finish("d", None, [unit])[0].text == "2. Принятие части\nпродолжение"
+
+
+def test_a_finished_unit_cannot_be_changed() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
-        units("d", None, RAW)[0].text = "changed"  # type: ignore[misc]
+        _finished()[0].text = "changed"  # type: ignore[misc]
