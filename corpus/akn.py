@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from corpus.model import IN_FORCE, REPEALED, IngestFailure, Unit, draft
+from corpus.model import IN_FORCE, REPEALED, Draft, IngestFailure, draft
 from corpus.ru_structure import clean
 
 AKN_NAMESPACES = frozenset({
@@ -40,7 +40,7 @@ class AknDoc:
     number: str | None
     date: str | None
     title: str
-    units: list[Unit]
+    units: list[Draft]
 
 
 def _local(el: etree._Element) -> str:
@@ -123,8 +123,8 @@ def parse_akn(root: etree._Element) -> AknDoc:
     return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units)
 
 
-def _units(doc: etree._Element, doc_type: str) -> list[Unit]:
-    out: list[Unit] = []
+def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
+    out: list[Draft] = []
     seen: set[str] = set()
 
     def walk(el: etree._Element, article: str | None, path: str | None, ctx: list[str]) -> None:

@@ -23,7 +23,7 @@ from corpus.akn import KIND_MAP, parse_akn
 from corpus.decoding import decode
 from corpus.docx import docx_lines
 from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
-from corpus.model import IN_FORCE, Document, IngestError, IngestFailure, Unit, draft, finish
+from corpus.model import IN_FORCE, Document, Draft, IngestError, IngestFailure, Unit, finish
 from corpus.ro_json import parse_record
 from corpus.ro_markdown import parse_markdown
 from corpus.ru_html import read_portal_html
@@ -125,7 +125,7 @@ def _mostly_cyrillic(text: str) -> bool:
     return len(_CYRILLIC.findall(sample)) > len(sample) * 0.2
 
 
-def _finish(doc_id: str, act: str | None, raw: Sequence[Unit], file: Path) -> tuple[Unit, ...]:
+def _finish(doc_id: str, act: str | None, raw: Sequence[Draft], file: Path) -> tuple[Unit, ...]:
     if not raw:
         raise IngestFailure("no_units", "no articles or numbered points found: not a document this ingester reads",
                             None)
@@ -255,12 +255,9 @@ def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[D
                 raise IngestFailure("malformed_record", "expected a JSON object", position)
             digest = _sha(json.dumps(rec, sort_keys=True, ensure_ascii=False).encode())
             r = parse_record(rec, position)
-            if not r.units:
-                # narrative records (communiqués, reports) have no articles: the whole text is one unit
-                r.units.append(draft(None, "text", "text", "", None, clean(str(rec.get("Text"))), IN_FORCE, None))
             yield Document(r.doc_id, "ro", r.act, r.kind, r.issuer, r.court, r.number, r.date, r.title,
                            f"{r.date}+{digest[:8]}" if r.date else digest[:16], IN_FORCE, source, f"{path}#{position}",
-                           digest, finish(r.doc_id, r.act, r.units), "utf-8 (JSON)", "legislatie-json")
+                           digest, r.units, "utf-8 (JSON)", "legislatie-json")
         except IngestFailure as exc:
             yield IngestError(source, str(path), exc.reason, exc.detail, exc.position or position)
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpus.acts import act_for_ro_act, is_code
-from corpus.model import IngestFailure, Unit
+from corpus.model import IN_FORCE, Draft, IngestFailure, Unit, draft, finish
 from corpus.numbering import normalise_ro
 from corpus.ro_text import article_units, repair_question_marks, unify
 from corpus.ru_resolution import parse_points
-from corpus.ru_structure import Line
+from corpus.ru_structure import Line, clean
 
 # Blocks: a '+' line, or '+' between runs of 3+ spaces. Paragraphs: a whitespace run holding a newline or
 # 3+ long. Both are written to open with a bare \s (the same splits as "\n\s*\+\s*\n|..." and
@@ -51,7 +51,7 @@ class RecordDoc:
     number: str | None
     date: str | None
     title: str
-    units: list[Unit]
+    units: tuple[Unit, ...]
 
 
 def _clean(value: Any) -> str:
@@ -91,15 +91,17 @@ def parse_record(rec: dict[str, Any], position: str) -> RecordDoc:
     doc_id = f"ro/just/{link.group(1)}" if link else f"ro/just/{slug or 'act'}-{number_s or '0'}-{date or 'undated'}"
     # a judgment quotes the articles it applies; its own addressable units are its numbered paragraphs
     units = _points(text) if is_decision else _units(text)
+    if not units:
+        # narrative records (communiqués, reports) have no articles: the whole text is one unit
+        units.append(draft(None, "text", "text", "", None, clean(str(rec.get("Text"))), IN_FORCE, None))
     kind = "decision" if is_decision else "code" if is_code(act) else "law" if slug else "other"
-    return RecordDoc(doc_id, kind, act, issuer, court,
-                     number_s, date, title, units)
+    return RecordDoc(doc_id, kind, act, issuer, court, number_s, date, title, finish(doc_id, act, units))
 
 
 _BARE_NUMBER = re.compile(r"^\d{1,3}\.$")
 
 
-def _points(text: str) -> list[Unit]:
+def _points(text: str) -> list[Draft]:
     """Court decisions number their paragraphs ``1.``, ``2.``...: those are the points a citation names."""
     paras: list[str] = []
     pending = ""
@@ -114,8 +116,8 @@ def _points(text: str) -> list[Unit]:
     return parse_points([Line(p) for p in paras])
 
 
-def _units(text: str) -> list[Unit]:
-    out: list[Unit] = []
+def _units(text: str) -> list[Draft]:
+    out: list[Draft] = []
     seen: set[str] = set()
     for block in _BLOCK_SPLIT.split(text):
         paras = [p for p in _PARA_SPLIT.split(block.strip()) if p]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.model import Unit
+from corpus.model import Draft
 from corpus.numbering import normalise_ro
 from corpus.ro_text import AFTER_MARKER_LETTER, MARKER_LETTERS, article_units, unify
 
@@ -108,13 +108,13 @@ def _titles_follow_headings(lines: list[str], heads: list[int]) -> bool:
     return after > before
 
 
-def parse_markdown(text: str) -> tuple[str, list[Unit]]:
+def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     """Return (document title, units)."""
     text = unify(text)
     all_lines = text.splitlines()
     heads = [i for i, raw in enumerate(all_lines) if raw[:1] == "#"]
     titles_after = _titles_follow_headings(all_lines, heads)
-    out: list[Unit] = []
+    out: list[Draft] = []
     seen: set[str] = set()
     contexts: list[tuple[int, str]] = []
     title = ""

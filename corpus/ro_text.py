@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.model import IN_FORCE, REPEALED, Unit, draft
+from corpus.model import IN_FORCE, REPEALED, Draft, draft
 from corpus.numbering import normalise_ro
 
 _DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
@@ -52,7 +52,7 @@ def repair_question_marks(value: str, reference: str) -> str:
 
 
 def article_units(article: str, written: str, heading: str | None, body: list[str], context: str | None,
-                  seen: set[str], out: list[Unit]) -> None:
+                  seen: set[str], out: list[Draft]) -> None:
     """One article with its alineate ``(1)``, litere ``a)`` and puncte ``1.``."""
     text = "\n".join(body).strip()
     path = article

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft
+from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
 from corpus.ru_structure import REPEAL, Line, clean
 
 POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
@@ -83,8 +83,8 @@ def resolution_meta(lines: Sequence[Line]) -> ResolutionMeta:
     return ResolutionMeta(court, num.group(1) if num else None, date, title or clean(head_lines[0] if head_lines else ""))
 
 
-def parse_points(lines: Sequence[Line]) -> list[Unit]:
-    units: list[Unit] = []
+def parse_points(lines: Sequence[Line]) -> list[Draft]:
+    units: list[Draft] = []
     last = 0
     current: list[str] | None = None
     started = False
@@ -98,7 +98,7 @@ def parse_points(lines: Sequence[Line]) -> list[Unit]:
                 if len(text) < 400 and REPEAL.search(text):
                     amend(u, "status", REPEALED)
 
-    group: list[Unit] = []
+    group: list[Draft] = []
     for ln in lines:
         t = ln.text
         if not t:

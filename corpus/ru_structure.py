@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft
+from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
 from corpus.numbering import normalise_ru
 
 ARTICLE = re.compile(r"^Статья\s+(\d+(?:[.\-]\d+)*)\s*(?:\.\s*|\s+|$)(.*)$", re.S)
@@ -91,7 +91,7 @@ def _status(text: str) -> str:
     return IN_FORCE
 
 
-def _emit_article(art: _Article, out: list[Unit], seen: set[str]) -> None:
+def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     lines = art.lines  # parse_articles only keeps lines with text
     main = [ln for ln in lines if ln.role != "note"]
     notes = [ln for ln in lines if ln.role == "note"] if len(main) != len(lines) else []
@@ -119,7 +119,7 @@ def _emit_article(art: _Article, out: list[Unit], seen: set[str]) -> None:
     numbered = any(ln.text[0].isdigit() and PART.match(ln.text) for ln in main)
     part: str | None = None
     point: str | None = None
-    part_unit: Unit | None = None  # its text grows with the lines that follow it until the next part
+    part_unit: Draft | None = None  # its text grows with the lines that follow it until the next part
     part_lines: list[str] = []
     plain_count = 0
     # Units are appended inline (a path seen before is skipped): this loop runs once per paragraph of the
@@ -135,8 +135,8 @@ def _emit_article(art: _Article, out: list[Unit], seen: set[str]) -> None:
             part, point = normalise_ru(m.group(1)), None
             part_lines = [t]
             part_unit = draft(number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context)
-            if part_unit.path not in seen:
-                seen.add(part_unit.path)
+            if part_unit[1] not in seen:  # its path
+                seen.add(part_unit[1])
                 out.append(part_unit)
             continue
         m = POINT.match(t) if digit else None
@@ -170,16 +170,16 @@ def _emit_article(art: _Article, out: list[Unit], seen: set[str]) -> None:
         part, point = str(plain_count), None
         part_lines = [t]
         part_unit = draft(number, f"{number}/{part}", "part", part, None, t, _status(t), context)
-        if part_unit.path not in seen:
-            seen.add(part_unit.path)
+        if part_unit[1] not in seen:
+            seen.add(part_unit[1])
             out.append(part_unit)
     if part_unit is not None:
         amend(part_unit, "text", "\n".join(part_lines))
 
 
-def parse_articles(lines: Iterable[Line]) -> list[Unit]:
+def parse_articles(lines: Iterable[Line]) -> list[Draft]:
     """Articles with their parts, points and letters; text before the first article is ignored."""
-    out: list[Unit] = []
+    out: list[Draft] = []
     seen: set[str] = set()
     contexts: list[str] = []
     art: _Article | None = None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from corpus.ingest import _gc_paused
-from corpus.model import Document, IngestError
+from corpus.model import Document, IngestError, Unit
 
 DOCUMENT_SCHEMA = pa.schema([
     ("doc_id", pa.string()), ("version", pa.string()), ("jurisdiction", pa.string()), ("act", pa.string()),
@@ -49,17 +49,17 @@ def units_table(docs: Sequence[Document]) -> pa.Table:
 
 
 def _units_table(docs: Sequence[Document]) -> pa.Table:
-    cols: dict[str, list[object]] = {f.name: [] for f in UNIT_SCHEMA}
-    names = ("act", "article", "path", "kind", "number", "heading", "text", "ord", "status", "context")
+    """Columns straight from the unit tuples: ``zip(*units)`` transposes rows into columns in C."""
+    doc_ids: list[str] = []
+    versions: list[str] = []
     for d in docs:
-        n = len(d.units)
-        cols["doc_id"].extend([d.doc_id] * n)
-        cols["version"].extend([d.version] * n)
-        if n:
-            for name, values in zip(names, zip(*[(u.act, u.article, u.path, u.kind, u.number, u.heading, u.text,
-                                                  u.ord, u.status, u.context) for u in d.units], strict=True), strict=True):
-                cols[name].extend(values)
-    return pa.table(cols, schema=UNIT_SCHEMA)
+        doc_ids.extend([d.doc_id] * len(d.units))
+        versions.extend([d.version] * len(d.units))
+    rows = [u for d in docs for u in d.units]
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(Unit._fields)
+    by_name = dict(zip(Unit._fields, columns, strict=True))
+    by_name["doc_id"], by_name["version"] = tuple(doc_ids), tuple(versions)
+    return pa.table([pa.array(by_name[f.name], f.type) for f in UNIT_SCHEMA], schema=UNIT_SCHEMA)
 
 
 def errors_table(errors: Sequence[IngestError], at: str) -> pa.Table:
