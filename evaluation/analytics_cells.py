@@ -38,7 +38,8 @@ STAT_COLUMNS = (
     "cost",
 )
 STAT_SCHEMA: dict[str, pl.DataType] = {
-    column: pl.Float64() if column in ("mean_score", "ci_low", "ci_high", "cost") or "positive_" in column
+    column: pl.Float64()
+    if column in ("mean_score", "ci_low", "ci_high", "cost") or "positive_" in column
     else pl.Int64()
     for column in STAT_COLUMNS
 }
@@ -47,22 +48,24 @@ SUMMED = (*COUNTED, *REPORTED, *[f"_{c}_count" for c in REPORTED])
 _DENSE_LIMIT = 2**31
 
 
-def dense_ids(series: pl.Series) -> tuple[IntArray, int]:
-    """Ids 0..k-1 of a column's values in their sort order (text order for text, nulls last), and k.
+def dense_ids(series: pl.Series) -> tuple[IntArray, pl.Series]:
+    """Ids of a column's values in their sort order (text order for text), and the sorted distinct values;
+    a null gets the id after the last value.
 
     Hashing the distinct values and sorting only those is what makes this cheap on a large column."""
     values = series.unique().drop_nulls().sort()
     ids = series.replace_strict(
         values, pl.int_range(len(values), eager=True), default=len(values), return_dtype=pl.Int64
     )
-    return ids.to_numpy(), len(values) + 1
+    return ids.to_numpy(), values
 
 
-def combined_ids(parts: Sequence[tuple[IntArray, int]], rows: int) -> IntArray:
+def combined_ids(parts: Sequence[IntArray], rows: int) -> IntArray:
     """One id per distinct combination of several id columns (any consistent labelling), without overflow."""
     combined = np.zeros(rows, dtype=np.int64)
     size = 1
-    for ids, count in parts:
+    for ids in parts:
+        count = int(ids.max()) + 1 if rows else 1
         combined = combined * count + ids
         size *= count
         if size > _DENSE_LIMIT:
@@ -117,7 +120,7 @@ def cell_statistics(
     # The bootstrap needs the clusters in code order within each cell; only n and _sum are needed per cluster.
     size = values["n"][order]
     total = values["_sum"][order]
-    if len(starts) < len(key):  # a (cell, code) split over several rows (e.g. its flag changed with a version)
+    if len(starts) < len(key):  # a (cell, code) over several rows, e.g. its flag changed with a version
         size = np.add.reduceat(size, starts)
         total = np.add.reduceat(total, starts)
     cluster_cell = rank[starts]

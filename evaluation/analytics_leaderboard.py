@@ -83,7 +83,7 @@ def leaderboard(
     """One row per (benchmark, system), CONTRACT section 3 columns first, indicative etalons under `ind_*`."""
     keys = ["benchmark", "system"]
     etalons = per_etalon(prepare_scores(scores), [*keys, "indicative"])
-    cell = combined_ids([dense_ids(etalons[k]) for k in keys], etalons.height)
+    cell = combined_ids([dense_ids(etalons[k])[0] for k in keys], etalons.height)
     code, _ = dense_ids(etalons["code"].cast(pl.Utf8))
     values = _values(etalons)
     indicative = etalons["indicative"].to_numpy().astype(bool)
@@ -121,11 +121,11 @@ def slices(
         return pl.DataFrame(schema={**key_schema, **STAT_SCHEMA})
     etalons = per_etalon(rows, ["benchmark", "system", *dims])
     height = etalons.height
-    base = [dense_ids(etalons["benchmark"]), dense_ids(etalons["system"])]
+    base = [dense_ids(etalons["benchmark"])[0], dense_ids(etalons["system"])[0]]
     cells: list[IntArray] = []
     offset = 0
     for d in dims:
-        ids = combined_ids([*base, dense_ids(etalons[d].cast(pl.Utf8))], height)
+        ids = combined_ids([*base, dense_ids(etalons[d].cast(pl.Utf8))[0]], height)
         cells.append(ids + offset)
         offset += int(ids.max()) + 1 if height else 0
     code, _ = dense_ids(etalons["code"].cast(pl.Utf8))

@@ -4,16 +4,20 @@ Two systems answer the same questions, so their errors are correlated; the four 
 only B, neither), the exact McNemar test on the discordant pairs and a paired bootstrap of the score
 difference keep that structure (seeds/002, worked example A). Counts for all pairs of a benchmark come from
 matrix products over a (row x system) layout instead of a self-join, which would grow with the square of the
-number of systems.
+number of systems; the bootstrap of every pair comes from per-system products (analytics_paired_bootstrap).
 """
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import polars as pl
 
-from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, prepare_scores
-from evaluation.stats import FloatArray, cluster_bootstrap_means, mcnemar_exact
+from evaluation.analytics_cells import dense_ids
+from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, IntArray, prepare_scores
+from evaluation.analytics_paired_bootstrap import Layout, pair_intervals
+from evaluation.stats import FloatArray, mcnemar_exact
 
 PAIRED_SCHEMA: dict[str, pl.DataType] = {
     "benchmark": pl.Utf8(),
@@ -37,9 +41,10 @@ PAIRED_SCHEMA: dict[str, pl.DataType] = {
 def _paired_rows(scores: pl.DataFrame, include_indicative: bool) -> pl.DataFrame:
     """Scored rows, one per (benchmark, system, code, attempt): if an etalon changed version, the latest
     wins."""
-    rows = prepare_scores(scores).filter(pl.col("score").is_not_null() & (pl.col("status") != "error"))
+    keep = pl.col("score").is_not_null() & (pl.col("status") != "error")
     if not include_indicative:
-        rows = rows.filter(~pl.col("indicative"))
+        keep = keep & ~pl.col("indicative")
+    rows = prepare_scores(scores).lazy().filter(keep).collect()
     if rows["version"].n_unique() > 1:  # rare, and the dedup costs more than all the rest
         rows = rows.sort("version").unique(["benchmark", "system", "code", "attempt"], keep="last")
     return rows.select(
@@ -52,86 +57,28 @@ def _paired_rows(scores: pl.DataFrame, include_indicative: bool) -> pl.DataFrame
     )
 
 
-Cells = list[tuple[FloatArray, FloatArray]]
+def _local(ids: IntArray) -> tuple[IntArray, IntArray]:
+    """Ids renumbered 0..k-1 among those present (order kept), and which global id each new one was."""
+    present = np.bincount(ids) > 0
+    return (np.cumsum(present) - 1)[ids], np.flatnonzero(present)
 
 
-def _benchmark_pairs(benchmark: str, rows: pl.DataFrame) -> tuple[dict[str, list[object]], Cells]:
-    """The paired counts of every pair in one benchmark, and per pair its clusters (etalons in code order):
-    the summed score differences and the number of shared rows of each."""
-    systems = sorted(rows["system"].unique().to_list())
-    rows = rows.with_columns(
-        pl.col("system").replace_strict(systems, list(range(len(systems)))).alias("_s"),
-        pl.col("code").rank("dense").cast(pl.Int64).sub(1).alias("_g"),
-        pl.col("attempt").rank("dense").cast(pl.Int64).sub(1).alias("_t"),
-    )
-    attempts = int(rows["_t"].max()) + 1  # type: ignore[arg-type]
-    rows = rows.with_columns((pl.col("_g") * attempts + pl.col("_t")).alias("_r"))
-    height = (int(rows["_g"].max()) + 1) * attempts  # type: ignore[arg-type]
-    k = len(systems)
-    present = np.zeros((height, k))
-    score = np.zeros((height, k))
-    positive = np.zeros((height, k))
-    r, s = rows["_r"].to_numpy(), rows["_s"].to_numpy()
-    present[r, s] = 1.0
-    score[r, s] = rows["score"].to_numpy()
-    positive[r, s] = rows["positive"].to_numpy().astype(np.float64)
-    n = present.T @ present
-    both = positive.T @ positive
-    only_a = positive.T @ present - both
-    only_b = present.T @ positive - both
-    sum_a = score.T @ present  # [a, b]: A's scores on the rows both answered
-    sum_b = present.T @ score
-    # Rows are laid out etalon by etalon (attempts consecutive), so per-etalon sums over the rows two systems
-    # share are one batched product: [etalon, a, b] = sum over attempts.
-    codes = height // attempts
-    by_etalon_present = present.reshape(codes, attempts, k)
-    # [g, i, j]: system j's scores on the rows systems i and j share.
-    score_shared = by_etalon_present.transpose(0, 2, 1) @ score.reshape(codes, attempts, k)
-    shared = by_etalon_present.transpose(0, 2, 1) @ by_etalon_present
-    diff = score_shared.transpose(0, 2, 1) - score_shared  # [g, a, b]: A's minus B's on the shared rows
-    table: dict[str, list[object]] = {c: [] for c in PAIRED_SCHEMA}
-    cells: Cells = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            pairs = int(n[a, b])
-            if pairs == 0:
-                continue
-            used = shared[:, a, b] > 0
-            cells.append((diff[used, a, b], shared[used, a, b]))
-            counts = [int(both[a, b]), int(only_a[a, b]), int(only_b[a, b])]
-            values: list[object] = [
-                benchmark,
-                systems[a],
-                systems[b],
-                pairs,
-                *counts,
-                pairs - sum(counts),
-                mcnemar_exact(counts[1], counts[2]),
-                (sum_a[a, b] - sum_b[a, b]) / pairs,
-                None,
-                None,
-                sum_a[a, b] / pairs,
-                sum_b[a, b] / pairs,
-                int(used.sum()),
-            ]
-            for column, value in zip(PAIRED_SCHEMA, values, strict=True):
-                table[column].append(value)
-    return table, cells
-
-
-def _intervals(cells: Cells, resamples: int, seed: int) -> tuple[FloatArray, FloatArray]:
-    """Percentile intervals of every cell, one matrix product per distinct number of clusters."""
-    low = np.empty(len(cells))
-    high = np.empty(len(cells))
-    by_size: dict[int, list[int]] = {}
-    for index, (sums, _) in enumerate(cells):
-        by_size.setdefault(len(sums), []).append(index)
-    for clusters, indices in by_size.items():
-        sums = np.stack([cells[i][0] for i in indices], axis=1).reshape(clusters, len(indices))
-        sizes = np.stack([cells[i][1] for i in indices], axis=1).reshape(clusters, len(indices))
-        replicates = cluster_bootstrap_means(sums, sizes, resamples, seed)
-        low[indices], high[indices] = np.quantile(replicates, [0.025, 0.975], axis=0)
-    return low, high
+def _benchmark_layout(
+    systems: IntArray, codes: IntArray, attempts: IntArray, score: FloatArray, positive: FloatArray
+) -> tuple[Layout, IntArray]:
+    """One benchmark's rows as (etalon x attempt x system) arrays, etalons in code order; and which global
+    system each layout column is."""
+    s, system_ids = _local(systems)
+    g, _ = _local(codes)
+    t, _ = _local(attempts)
+    etalons, slots, k = int(g.max()) + 1, int(t.max()) + 1, len(system_ids)
+    present = np.zeros((etalons, slots, k))
+    values = np.zeros((etalons, slots, k))
+    right = np.zeros((etalons, slots, k))
+    present[g, t, s] = 1.0
+    values[g, t, s] = score
+    right[g, t, s] = positive
+    return Layout(present, values, right), system_ids
 
 
 def paired(
@@ -146,18 +93,62 @@ def paired(
     bootstrap interval resampling whole etalons (identical to `stats.paired_bootstrap(a, b,
     groups=codes)`)."""
     rows = _paired_rows(scores, include_indicative)
-    table: dict[str, list[object]] = {c: [] for c in PAIRED_SCHEMA}
-    cells: Cells = []
-    for (benchmark,), group in rows.group_by(["benchmark"], maintain_order=True):
-        part, part_cells = _benchmark_pairs(str(benchmark), group)
-        for column in PAIRED_SCHEMA:
-            table[column].extend(part[column])
-        cells.extend(part_cells)
-    if not cells:
+    if rows.height == 0:
         return pl.DataFrame(schema=PAIRED_SCHEMA)
-    low, high = _intervals(cells, resamples, seed)
-    table["diff_low"], table["diff_high"] = low.tolist(), high.tolist()
-    return pl.DataFrame(table, schema=PAIRED_SCHEMA).sort("benchmark", "system_a", "system_b")
+    benchmark, benchmark_names = dense_ids(rows["benchmark"])
+    system, system_names = dense_ids(rows["system"])
+    code, _ = dense_ids(rows["code"])
+    attempt, _ = dense_ids(rows["attempt"])
+    score = rows["score"].to_numpy()
+    positive = rows["positive"].to_numpy().astype(np.float64)
+    benchmark_list = [*benchmark_names.to_list(), None]  # a null key has the id after the last value
+    system_list = [*system_names.to_list(), None]
+    order = np.argsort(benchmark, kind="stable")
+    bounds = np.flatnonzero(np.r_[True, np.diff(benchmark[order]) != 0, True])
+    layouts: list[Layout] = []
+    columns: dict[str, list[object]] = {"benchmark": [], "system_a": [], "system_b": []}
+    for start, end in itertools.pairwise(bounds):
+        part = order[start:end]
+        layout, system_ids = _benchmark_layout(
+            system[part], code[part], attempt[part], score[part], positive[part]
+        )
+        layouts.append(layout)
+        a, b = layout.pairs
+        columns["benchmark"].extend([benchmark_list[int(benchmark[part[0]])]] * len(a))
+        columns["system_a"].extend(system_list[i] for i in system_ids[a])
+        columns["system_b"].extend(system_list[i] for i in system_ids[b])
+    counts = {
+        name: np.concatenate([getattr(layout, name) for layout in layouts])
+        for name in ("n", "both", "only_a", "only_b", "sum_a", "sum_b", "etalons")
+    }
+    if len(counts["n"]) == 0:
+        return pl.DataFrame(schema=PAIRED_SCHEMA)
+    low, high = pair_intervals(layouts, resamples, seed)
+    n = counts["n"]
+    p_values: dict[tuple[int, int], float] = {}
+    discordant = list(zip(counts["only_a"].tolist(), counts["only_b"].tolist(), strict=True))
+    for key in set(discordant):
+        p_values[key] = mcnemar_exact(*key)
+    table = pl.DataFrame(
+        {
+            **columns,
+            "n": n,
+            "both": counts["both"],
+            "only_a": counts["only_a"],
+            "only_b": counts["only_b"],
+            "neither": n - counts["both"] - counts["only_a"] - counts["only_b"],
+            "mcnemar_p": [p_values[key] for key in discordant],
+            "diff": (counts["sum_a"] - counts["sum_b"]) / n,
+            "diff_low": low,
+            "diff_high": high,
+            "mean_a": counts["sum_a"] / n,
+            "mean_b": counts["sum_b"] / n,
+            "etalons": counts["etalons"],
+        },
+        schema_overrides=PAIRED_SCHEMA,
+        strict=False,
+    )
+    return table.select(list(PAIRED_SCHEMA)).sort("benchmark", "system_a", "system_b")
 
 
 def both_orientations(table: pl.DataFrame) -> pl.DataFrame:
