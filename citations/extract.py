@@ -70,7 +70,7 @@ class Extractor:
         folded = fold(text)
         out = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
         taken = [(d.start, d.end) for d in out]
-        acts = list(self.reg.find_all(folded, j))
+        acts = self.reg.acts_in(folded, j)
         units = self._units(folded, j, {a.start: a for a in acts} if acts else {})
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
@@ -106,8 +106,17 @@ class Extractor:
             if mstart > 1:
                 prev = folded[mstart - 1]
                 if prev == " ":
-                    if (folded[mstart - 2] in _RU_PARTS_END if is_ru else False) or _may_follow_parts(
-                        folded, mstart, j
+                    c = folded[
+                        mstart - 2
+                    ]  # the one character before the space decides, unless it is a space too
+                    if (
+                        (
+                            c in _RU_PARTS_END
+                            or c.isdigit()
+                            or (c == " " and _may_follow_parts(folded, mstart, j))
+                        )
+                        if is_ru
+                        else _may_follow_parts(folded, mstart, j)
                     ):
                         before = search_back(
                             g.PARTS_SCAN, g.PARTS_NOT_AFTER, folded, max(0, mstart - 100), mstart
@@ -130,8 +139,11 @@ class Extractor:
                 unit = _Unit(mstart, items_end, items, [])
             else:
                 unit = _Unit(pstart, items_end, items, parts_of(folded[pstart:mstart], pstart))
-            pos = act_gap.match(folded, items_end)
-            act = acts_at.get(pos.end() if pos else items_end)  # every act was found once, up front
+            # every act was found once, up front; most follow their article after one space
+            act = acts_at.get(items_end + 1) if is_ru and folded.startswith(" ", items_end) else None
+            if act is None:
+                pos = act_gap.match(folded, items_end)
+                act = acts_at.get(pos.end() if pos else items_end)
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
