@@ -116,7 +116,7 @@ class Extractor:
                             or (c == " " and _may_follow_parts(folded, mstart, j))
                         )
                         if is_ru
-                        else _may_follow_parts(folded, mstart, j)
+                        else (c in "aln " and _may_follow_parts(folded, mstart, j))  # "al", "a", "din", "la"
                     ):
                         before = search_back(
                             g.PARTS_SCAN, g.PARTS_NOT_AFTER, folded, max(0, mstart - 100), mstart
