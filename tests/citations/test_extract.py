@@ -249,3 +249,33 @@ def test_a_sources_list_entry_naming_the_act_first_is_one_article_citation(
     text: str, expected: list[Row]
 ) -> None:
     assert rows(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "written", "part"),
+    [
+        ("п. 2 ст. 5 ГК РФ.", "п. 2 ст. 5 ГК РФ", "п. 2"),
+        ("Доп. 2 ст. 5 ГК РФ.", "ст. 5 ГК РФ", None),
+        ("Cf. alin. (2) al art. 5 din Codul civil.", "alin. (2) al art. 5 din Codul civil", "alin. (2)"),
+        ("Cf. xalin. (2) al art. 5 din Codul civil.", "art. 5 din Codul civil", None),
+    ],
+)
+def test_a_subdivision_before_an_article_counts_only_from_the_start_of_a_word(
+    text: str, written: str, part: str | None
+) -> None:
+    assert [(c.text, c.part) for c in extract(text)] == [(written, part)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Очереди — ст. 1142, 1143 ГК РФ; а порядок — п. 3 ч. 1 ст. 81 ТК РФ и снова ст. 1142, 1143 ГК РФ, п. 3 ч. 1 ст. 81 ТК РФ.",
+        "Vezi art. 1.272 alin. (2) lit. a) C.civ. și, din nou, art. 1.272 alin. (2) lit. a) C.civ.",
+    ],
+)
+def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> None:
+    found = extract(text)
+    assert len(found) == len({c.start for c in found}) and len(found) % 2 == 0
+    assert all(text[c.start : c.end] == c.text for c in found)
+    half = len(found) // 2
+    assert [(c.article, c.part) for c in found[:half]] == [(c.article, c.part) for c in found[half:]]
