@@ -32,7 +32,7 @@ def _superscript_classes(root: etree._Element) -> frozenset[str]:
 def _string(el: etree._Element) -> str:
     """XPath ``string()`` of an element, from lxml's C text serializer: an XPath call costs microseconds of
     setup per element, and joining ``itertext()`` makes a Python string of every run first."""
-    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    return str(etree.tostring(el, method="text", encoding="unicode", with_tail=False))
 
 
 def _prepare(root: etree._Element, sup: frozenset[str]) -> dict[etree._Element, str]:
