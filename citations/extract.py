@@ -106,18 +106,14 @@ class Extractor:
             if mstart > 1:
                 prev = folded[mstart - 1]
                 if prev == " ":
-                    c = folded[
-                        mstart - 2
-                    ]  # the one character before the space decides, unless it is a space too
-                    if (
-                        (
-                            c in _RU_PARTS_END
-                            or c.isdigit()
-                            or (c == " " and _may_follow_parts(folded, mstart, j))
-                        )
-                        if is_ru
-                        else (c in "aln " and _may_follow_parts(folded, mstart, j))  # "al", "a", "din", "la"
-                    ):
+                    c = folded[mstart - 2]  # the character before the space decides, unless it is a space too
+                    if c == " ":
+                        may = _may_follow_parts(folded, mstart, j)
+                    elif is_ru:
+                        may = c in _RU_PARTS_END or c.isdigit()
+                    else:
+                        may = c in "aln" and _may_follow_parts(folded, mstart, j)  # "al", "a", "din", "la"
+                    if may:
                         before = search_back(
                             g.PARTS_SCAN, g.PARTS_NOT_AFTER, folded, max(0, mstart - 100), mstart
                         )
