@@ -153,7 +153,10 @@ class Extractor:
         return units
 
     def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], folded: str, j: Jurisdiction) -> None:
-        if all(u.act is not None for u in units):
+        for u in units:
+            if u.act is None:
+                break
+        else:
             return  # every article names its act (most answers): nothing to fill
         g = ru if j == "ru" else ro
         if any(u.act is None and u.ref is None for u in units):
