@@ -28,7 +28,17 @@ SUB = frozenset({"paragraph", "subsection", "point", "subparagraph", "clause", "
                  "alinea", "list"})
 CONTEXT = frozenset({"part", "title", "chapter", "subchapter", "book", "subtitle", "division", "subdivision",
                      "subpart", "tome"})
-KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law"}
+KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law", "debateReport": "debate"}
+# A debate's record is not numbered by articles: its sections (the standard's debateSection and the named
+# kinds of section) and, inside them, the speeches, questions and answers are what one refers to.
+DEBATES = frozenset({"debate", "debateReport"})
+DEBATE_SECTIONS = frozenset({
+    "debateSection", "administrationOfOath", "rollCall", "prayers", "oralStatements", "writtenStatements",
+    "personalStatements", "ministerialStatements", "resolutions", "nationalInterest", "declarationOfVote",
+    "communication", "petitions", "papers", "noticesOfMotion", "questions", "address", "proceduralMotions",
+    "pointOfOrder", "adjournment",
+})
+SPEECHES = frozenset({"speech", "question", "answer"})
 _DIGITS = re.compile(r"\d+(?:[.\-^]\d+)*(?:\s?(?:bis|ter|quater)\b|[a-z](?![a-z]))?")
 
 
@@ -119,7 +129,7 @@ def parse_akn(root: etree._Element) -> AknDoc:
             title = clean("".join(el.itertext()))
             if title:
                 break
-    units = _units(doc, doc_type)
+    units = _debate_units(doc) if doc_type in DEBATES else _units(doc, doc_type)
     return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units)
 
 
@@ -158,4 +168,41 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
                 walk(child, article, path, ctx)
 
     walk(doc, None, None, [])
+    return out
+
+
+def _debate_units(doc: etree._Element) -> list[Draft]:
+    """Sections by their ``num`` (or their order where they have none), speeches by their order within the
+    section, each with its speaker (``from``) as the heading."""
+    out: list[Draft] = []
+    seen: set[str] = set()
+
+    def walk(el: etree._Element, top: str | None, path: str | None, ctx: str | None) -> None:
+        order = 0
+        for child in el:
+            ln = _local(child)
+            if ln in ("meta", "preface", "conclusions", "attachments", "components", "coverPage"):
+                continue
+            if ln not in DEBATE_SECTIONS and ln not in SPEECHES:
+                walk(child, top, path, ctx)
+                continue
+            order += 1
+            num = _num(child) if ln in DEBATE_SECTIONS else None
+            n = (_norm_num(num) if num else "") or str(order)
+            new_path = base = n if path is None else f"{path}/{n}"
+            i = 2
+            while new_path in seen:
+                new_path = f"{base}~{i}"
+                i += 1
+            seen.add(new_path)
+            if ln in SPEECHES:
+                speaker = next((clean("".join(c.itertext())) for c in child if _local(c) == "from"), None)
+                out.append(draft(top or new_path, new_path, ln, str(order), speaker or None, _text(child), IN_FORCE,
+                                 ctx))
+                continue
+            heading = _heading(child)
+            out.append(draft(top or new_path, new_path, "section", num or n, heading, _text(child), IN_FORCE, ctx))
+            walk(child, top or new_path, new_path, heading or ctx)
+
+    walk(doc, None, None, None)
     return out

@@ -108,3 +108,18 @@ def test_akoma_ntoso_hierarchy_gives_units_by_num(file: str, path: str, kind: st
 def test_an_akoma_ntoso_judgment_is_a_decision() -> None:
     doc = document("akn/oasis-examples/za_Judgement_2008-11-26.xml")
     assert (doc.kind, len([u for u in doc.units if u.kind == "point"])) == ("decision", 16)
+
+
+DEBATES = [
+    ("akn/oasis-examples/ke_Debate_Bungeni_2011-06-10.xml", "4/1/2", "speech", "The Speaker:", "Hon. Members, yes"),
+    ("akn/oasis-examples/cl_Sesion56_2.xml", "II/1", "speech", "El señor ASCENCIO (Presidente).-",
+     "En el nombre de Dios"),
+    ("akn/oasis-examples/cl_Sesion56_2.xml", "III", "section", "ACTAS", "El acta de la sesión"),
+]
+
+
+@pytest.mark.parametrize(("file", "path", "kind", "heading", "begins"), DEBATES)
+def test_an_akoma_ntoso_debate_gives_its_sections_and_speeches_with_their_speakers(
+        file: str, path: str, kind: str, heading: str, begins: str) -> None:
+    u = next(u for u in document(file).units if u.path == path)
+    assert (u.kind, u.heading, u.text.startswith(begins)) == (kind, heading, True)
