@@ -247,8 +247,7 @@ def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[D
         elif isinstance(obj, list) and obj and all(isinstance(o, dict) and "Text" in o for o in obj):
             items.extend((f"record {i}", o) for i, o in enumerate(obj, 1))
         else:
-            raise IngestFailure("unsupported_format", "JSON that is not a legislatie.just.ro record (Titlu, Text, ...) "
-                                "nor a list of them", "byte 0")
+            raise IngestFailure("unsupported_format", _unsupported_json(obj), "byte 0")
     for position, rec in items:
         try:
             if not isinstance(rec, dict):
@@ -260,6 +259,23 @@ def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[D
                            digest, r.units, "utf-8 (JSON)", "legislatie-json")
         except IngestFailure as exc:
             yield IngestError(source, str(path), exc.reason, exc.detail, exc.position or position)
+
+
+def _unsupported_json(obj: object) -> str:
+    """Say what was expected and what the file holds instead, so a user knows which file to drop in.
+
+    A pre-parsed act (``preamble`` / ``sections`` / ``chapters`` / ``articles``, as third parties export the
+    portal's codes) is deliberately not read: it carries neither title nor number, so the act it holds
+    cannot be identified, and it duplicates the official page it was made from.
+    """
+    expected = "expected a legislatie.just.ro record (a JSON object with Titlu and Text) or a list of them"
+    if isinstance(obj, dict):
+        keys = ", ".join(sorted(obj)[:8]) or "none"
+        if {"sections", "chapters", "articles"} & set(obj):
+            return (f"{expected}; this is a pre-parsed act (keys {keys}) without the act's title or number: "
+                    "ingest the official portal HTML it was made from instead")
+        return f"{expected}; found an object with keys {keys}"
+    return f"{expected}; found a JSON {type(obj).__name__}"
 
 
 # ---------------------------------------------------------------- Akoma Ntoso

@@ -99,6 +99,19 @@ def test_a_single_legislatie_json_record_is_a_document_with_alineate(tmp_path: P
     assert (doc.act, [u.path for u in doc.units]) == ("ro/lege-7-2020", ["1", "2", "2/1", "2/2"])
 
 
+@pytest.mark.parametrize(("content", "names"), [
+    ({"preamble": ["РОССИЙСКАЯ ФЕДЕРАЦИЯ"], "sections": [{"title": "РАЗДЕЛ V", "chapters": []}]},
+     ("Titlu and Text", "pre-parsed act", "portal HTML")),
+    ({"name": "x"}, ("Titlu and Text", "keys name")),
+    ([1, 2], ("Titlu and Text", "JSON list")),
+])
+def test_an_unsupported_json_names_what_was_expected_and_what_it_holds(tmp_path: Path, content: object,
+                                                                        names: tuple[str, ...]) -> None:
+    err = _one(_write(tmp_path, "other.json", json.dumps(content, ensure_ascii=False).encode()))
+    assert isinstance(err, IngestError), err
+    assert (err.reason, [n in err.detail for n in names]) == ("unsupported_format", [True] * len(names))
+
+
 def test_romanian_article_titles_printed_below_the_heading_are_headings(tmp_path: Path) -> None:
     doc = _one(_write(tmp_path, "cod.md", RO_TITLES_BELOW.encode()))
     assert isinstance(doc, Document), doc
