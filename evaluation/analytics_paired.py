@@ -44,17 +44,24 @@ def _paired_rows(scores: pl.DataFrame, include_indicative: bool) -> pl.DataFrame
     keep = pl.col("score").is_not_null() & (pl.col("status") != "error")
     if not include_indicative:
         keep = keep & ~pl.col("indicative")
-    rows = prepare_scores(scores).lazy().filter(keep).collect()
+    rows = (
+        prepare_scores(scores)
+        .lazy()
+        .filter(keep)
+        .select(
+            "benchmark",
+            "system",
+            "code",
+            "attempt",
+            "version",
+            "score",
+            (pl.col("verdict") == "positive").fill_null(False).alias("positive"),
+        )
+        .collect()
+    )
     if rows["version"].n_unique() > 1:  # rare, and the dedup costs more than all the rest
         rows = rows.sort("version").unique(["benchmark", "system", "code", "attempt"], keep="last")
-    return rows.select(
-        "benchmark",
-        "system",
-        "code",
-        "attempt",
-        "score",
-        (pl.col("verdict") == "positive").fill_null(False).alias("positive"),
-    )
+    return rows.drop("version")
 
 
 def _local(ids: IntArray) -> tuple[IntArray, IntArray]:

@@ -24,26 +24,28 @@ class Layout:
 
     def __init__(self, present: FloatArray, values: FloatArray, right: FloatArray) -> None:
         etalons, slots, k = present.shape
-        flat_present = present.reshape(-1, k)
-        flat_values = values.reshape(-1, k)
-        flat_right = right.reshape(-1, k)
-        n = flat_present.T @ flat_present
-        both = flat_right.T @ flat_right
         a, b = np.triu_indices(k, 1)
+        # Per etalon, [g, i, j] sums over the attempts of products of system i's and system j's columns: one
+        # small product per etalon (a single large one per benchmark runs multithreaded BLAS on 20 x 20
+        # outputs, which costs more in synchronisation than in arithmetic on a busy machine).
+        both_answered = present.transpose(0, 2, 1) @ present
+        scored = values.transpose(0, 2, 1) @ present  # i's scores on the attempts j answered too
+        right_answered = right.transpose(0, 2, 1) @ present
+        both_right = right.transpose(0, 2, 1) @ right
+        n = both_answered.sum(axis=0)
         keep = n[a, b] > 0
         a, b = a[keep], b[keep]
         self.pairs: tuple[IntArray, IntArray] = (a, b)
-        self.n = n[a, b].astype(np.int64)
-        self.both = both[a, b].astype(np.int64)
-        self.only_a = (flat_right.T @ flat_present)[a, b].astype(np.int64) - self.both
-        self.only_b = (flat_present.T @ flat_right)[a, b].astype(np.int64) - self.both
-        self.sum_a = (flat_values.T @ flat_present)[a, b]  # A's scores on the rows both answered
-        self.sum_b = (flat_present.T @ flat_values)[a, b]
-        # Per etalon and pair: the attempts both answered, and A's minus B's scores on them.
-        both_answered = present.transpose(0, 2, 1) @ present
-        scored = values.transpose(0, 2, 1) @ present  # [g, i, j]: i's scores on the attempts j answered
         shared = both_answered[:, a, b]
-        diff = scored[:, a, b] - scored[:, b, a]
+        self.n = n[a, b].astype(np.int64)
+        self.both = both_right.sum(axis=0)[a, b].astype(np.int64)
+        right_total = right_answered.sum(axis=0)
+        self.only_a = right_total[a, b].astype(np.int64) - self.both
+        self.only_b = right_total[b, a].astype(np.int64) - self.both
+        scored_a, scored_b = scored[:, a, b], scored[:, b, a]
+        self.sum_a = scored_a.sum(axis=0)  # A's scores on the rows both answered
+        self.sum_b = scored_b.sum(axis=0)
+        diff = scored_a - scored_b
         used = shared > 0
         self.etalons = used.sum(axis=0).astype(np.int64)
         complete = used.all(axis=0)
@@ -52,33 +54,36 @@ class Layout:
         sums = values.sum(axis=1)
         counts = present.sum(axis=1)
         self.totals = np.hstack([sums, counts])
-        # Where some system lacks an attempt, a pair's sums are not the difference of the systems' sums: what
-        # the gaps change, per pair, over just those etalons.
-        self.gaps = np.flatnonzero((counts < slots).any(axis=1))
+        # Where some system lacks an attempt, a pair's score sum is not the difference of the systems' sums:
+        # what the gaps change, per pair, over just those etalons.
         fa, fb = a[self.fast], b[self.fast]
-        gap_sums, gap_counts = sums[self.gaps], counts[self.gaps]
-        self.gap_terms = np.hstack(
-            [
-                diff[self.gaps][:, self.fast] - gap_sums[:, fa] + gap_sums[:, fb],
-                shared[self.gaps][:, self.fast] - gap_counts[:, fa],
-            ]
-        )
+        self.gaps = np.flatnonzero((counts < slots).any(axis=1))
+        gap_sums = sums[self.gaps]
+        self.gap_terms = diff[self.gaps][:, self.fast] - gap_sums[:, fa] + gap_sums[:, fb]
+        # Attempts both answered = n_A + n_B - slots + attempts both lack, and the last term is non-zero only
+        # where two systems miss the same attempt: rarer still, so the counts need almost no product.
+        lacking = shared[:, self.fast] - counts[:, fa] - counts[:, fb] + slots
+        self.both_lack = np.flatnonzero(lacking.any(axis=1))
+        self.lack_terms = lacking[self.both_lack]
+        self.slots = slots
         self.direct: list[tuple[int, FloatArray, FloatArray]] = []
         for pair in np.flatnonzero(~complete):
             rows = used[:, pair]
             self.direct.append((int(pair), diff[rows, pair], shared[rows, pair]))
 
     def fast_replicates(self, weights: FloatArray) -> FloatArray:
-        """Replicates of the mean difference of every pair sharing all etalons, for a block of weights."""
+        """Replicates of the mean difference of every pair sharing all etalons, for a block of weights.
+
+        Counts are integers, so the denominators are exact whatever the order of the sums."""
         k = self.totals.shape[1] // 2
         a, b = self.pairs[0][self.fast], self.pairs[1][self.fast]
         base = weights @ self.totals
         numerators = base[:, a] - base[:, b]
-        denominators = base[:, k + a]
+        denominators = base[:, k + a] + base[:, k + b] - self.slots * self.clusters
         if self.gaps.size:
-            terms = weights[:, self.gaps] @ self.gap_terms
-            numerators += terms[:, : len(a)]
-            denominators += terms[:, len(a) :]
+            numerators += weights[:, self.gaps] @ self.gap_terms
+        if self.both_lack.size:
+            denominators += weights[:, self.both_lack] @ self.lack_terms
         result: FloatArray = numerators / denominators
         return result
 

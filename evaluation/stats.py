@@ -20,9 +20,9 @@ FloatArray = npt.NDArray[np.float64]
 # Above this many discordant pairs the binomial tail is summed in log space (relative error about 1e-12): the
 # integer sum is exact, but its cost grows with the square of the number of digits (40 ms at n = 3000).
 _EXACT_INTEGER_LIMIT = 300
-# Bootstrap weight matrices are built in row chunks of at most this many cells (8 MB): memory stays flat, and a
-# chunk and its products stay in cache. The draws do not depend on the chunking.
-_CHUNK_CELLS = 1_000_000
+# Bootstrap weight matrices are built in row chunks of at most this many cells (32 MB), to bound memory; fewer,
+# larger chunks keep multithreaded BLAS efficient. The draws do not depend on the chunking.
+_CHUNK_CELLS = 4_000_000
 # Up to this many cells the drawn clusters are summed directly; above it, through a weight matrix product.
 _GATHER_CELLS = 8
 
