@@ -1,8 +1,9 @@
 """The lake: one Parquet file per asset partition, written atomically.
 
 Runs on different partitions write different files, so they never contend; a file appears whole or not at all
-(temporary name, fsync, rename), so a killed run never leaves half a file that a reader could see. Readers glob
-`*.parquet`; temporary files end in `.tmp` and are never matched.
+(on a local disk: temporary name, fsync, rename; on an object store: one PUT, see `warehouse.lake_fs`), so a
+killed run never leaves half a file that a reader could see. Readers glob `*.parquet`; temporary files end in
+`.tmp` and are never matched.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class Lake:
         text = os.fspath(root)
         self._remote: RemoteRoot | None = None
         self._root: Path | None = None
-        if filesystem is not None or urlparse(text).scheme:
+        if filesystem is not None or len(urlparse(text).scheme) > 1:  # "C:" is a drive, not a scheme
             self._remote = RemoteRoot.open(text, filesystem)
         else:
             self._root = Path(text).resolve()

@@ -13,6 +13,7 @@ A URL that carries a secret is refused without echoing it, so no secret ends up 
 from __future__ import annotations
 
 import contextlib
+import functools
 import uuid
 from urllib.parse import parse_qsl, urlparse
 
@@ -32,6 +33,14 @@ def _refuse_secrets(url: str) -> None:
             f"lake URL {parsed.scheme}://{parsed.hostname or ''}/…: credentials in the URL are refused; "
             "set them in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance role)"
         )
+
+
+@functools.lru_cache(maxsize=16)
+def _from_uri(url: str) -> tuple[pafs.FileSystem, str]:
+    """One filesystem per URL per process: a Lake is made per asset call, an S3 client should not be (the URL
+    holds no secret, `_refuse_secrets` saw to that; the SDK's credential chain refreshes by itself)."""
+    fs, base = pafs.FileSystem.from_uri(url)
+    return fs, str(base)
 
 
 def _sits_on_local_disk(fs: pafs.FileSystem) -> bool:
@@ -58,7 +67,7 @@ class RemoteRoot:
         if filesystem is not None:
             base = f"{parsed.netloc}{parsed.path}" if parsed.scheme else root
             return cls(filesystem, base, url)
-        fs, base = pafs.FileSystem.from_uri(root)
+        fs, base = _from_uri(root)
         return cls(fs, base, url)
 
     def key(self, *parts: str) -> str:
