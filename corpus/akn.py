@@ -60,10 +60,15 @@ def _local(el: etree._Element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+def _string(el: etree._Element) -> str:
+    """An element's text from lxml's C text serializer (joining ``itertext()`` makes a string of every run)."""
+    return str(etree.tostring(el, method="text", encoding="unicode", with_tail=False))
+
+
 def _num(el: etree._Element) -> str | None:
     for child in el:
         if _local(child) == "num":
-            return clean("".join(child.itertext()))
+            return clean(_string(child))
     return None
 
 
@@ -79,7 +84,7 @@ def _norm_num(num: str) -> str:
 def _heading(el: etree._Element) -> str | None:
     for child in el:
         if _local(child) == "heading":
-            return clean("".join(child.itertext())) or None
+            return clean(_string(child)) or None
     return None
 
 
@@ -90,7 +95,7 @@ _BLOCKS = tuple(f"{{*}}{t}" for t in ("p", "li", "td", "listIntroduction", "list
 def _text(el: etree._Element) -> str:
     parts: list[str] = []
     for node in el.iter(*_BLOCKS):
-        t = clean("".join(node.itertext()))
+        t = clean(_string(node))
         if t:
             parts.append(t)
     return "\n".join(parts)
@@ -126,7 +131,7 @@ def parse_akn(root: etree._Element) -> AknDoc:
     title = ""
     for el in doc.iter():
         if _local(el) in ("docTitle", "shortTitle", "longTitle"):
-            title = clean("".join(el.itertext()))
+            title = clean(_string(el))
             if title:
                 break
     units = _debate_units(doc) if doc_type in DEBATES else _units(doc, doc_type)
@@ -196,7 +201,7 @@ def _debate_units(doc: etree._Element) -> list[Draft]:
                 i += 1
             seen.add(new_path)
             if ln in SPEECHES:
-                speaker = next((clean("".join(c.itertext())) for c in child if _local(c) == "from"), None)
+                speaker = next((clean(_string(c)) for c in child if _local(c) == "from"), None)
                 out.append(draft(top or new_path, new_path, ln, str(order), speaker or None, _text(child), IN_FORCE,
                                  ctx))
                 continue
