@@ -136,7 +136,6 @@ def _finish(doc_id: str, act: str | None, raw: Sequence[Draft], file: Path) -> t
 def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Path, source: str, digest: str,
                  fmt: str, how: str | None) -> Document:
     head = "\n".join([ln.text for ln in lines[:40] if ln.text][:15])
-    first_article = next((i for i, ln in enumerate(lines) if ARTICLE.match(ln.text)), None)
     if looks_like_resolution(head):
         meta = resolution_meta(lines)
         raw = parse_points(lines)
@@ -146,6 +145,8 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
                         meta.number, meta.date, meta.title, f"{meta.date}+{digest[:8]}" if meta.date else digest[:16], IN_FORCE, source, str(path),
                         digest, _finish(doc_id, None, raw, path), how, fmt)
     raw = parse_articles(lines)
+    # looked for only here: a resolution has no article, and the scan would read every one of its lines
+    first_article = next((i for i, ln in enumerate(lines) if ARTICLE.match(ln.text)), None)
     header = [ln.text for ln in (lines[:first_article] if first_article is not None else lines[:80]) if ln.text]
     title, kind_word, number, part = _ru_title(titles or header, header)
     lower = title.lower()
