@@ -69,8 +69,7 @@ def fingerprints(home: Home, lake: Lake, known_codes: set[str]) -> tuple[dict[st
     systems = read_systems(home, problems)
     system_prints = {}
     for system in systems.systems:
-        imported = lake.path("imported_answers", system.id)
-        marker = imported.stat().st_mtime_ns if imported.exists() else 0
+        marker = lake.modified_ns("imported_answers", system.id)
         system_prints[system.id] = _h([system.model_dump(mode="json"), marker])
     prints["system_configs"] = system_prints
     prints["judge_config"] = {"": _h(systems.judge.model_dump(mode="json") if systems.judge else None)}

@@ -39,15 +39,12 @@ def view_definitions() -> list[tuple[str, str]]:
 def create_views(con: duckdb.DuckDBPyConnection, lake: Lake) -> None:
     for schema in SCHEMAS:
         con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
-    if lake.root.exists():
-        for table_dir in sorted(p for p in lake.root.iterdir() if p.is_dir() and not p.name.startswith("_")):
-            if not any(table_dir.rglob("*.parquet")):
-                continue
-            glob = lake.glob(table_dir.name).replace("'", "''")
-            con.execute(
-                f"CREATE OR REPLACE VIEW raw.{table_dir.name} AS "
-                f"SELECT * FROM read_parquet('{glob}', union_by_name = true)"
-            )
+    if lake.url.startswith("s3://"):
+        # DuckDB reads the lake through httpfs with the same credential chain as pyarrow (AWS_* or the role).
+        con.execute("CREATE OR REPLACE SECRET etalon_lake (TYPE s3, PROVIDER credential_chain)")
+    for table in lake.tables():
+        glob = lake.glob(table).replace("'", "''")
+        con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_parquet('{glob}', union_by_name = true)")
     for name, sql in view_definitions():
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
     existing = {r[0] for r in con.execute(

@@ -25,10 +25,11 @@ class Home:
     etalons_dir: Path
     systems_file: Path
     sources_file: Path
+    lake_url: str | None = None   # ETALON_LAKE: the lake elsewhere (s3://bucket/prefix); the rest stays local
 
     @property
-    def lake(self) -> Path:
-        return self.root / "lake"
+    def lake(self) -> Path | str:
+        return self.lake_url or self.root / "lake"
 
     @property
     def catalog(self) -> Path:
@@ -44,7 +45,7 @@ class Home:
 
     @property
     def calls_cache(self) -> Path:
-        return self.lake / "_calls"
+        return self.root / "lake" / "_calls"   # model-call cache: local to the machine that made the calls
 
     @property
     def inbox(self) -> Path:
@@ -59,4 +60,5 @@ def resolve_home(home: str | os.PathLike[str] | None = None) -> Home:
     systems_file = Path(systems).expanduser().resolve() if systems else etalons_dir / "systems.yaml"
     sources = os.environ.get("ETALON_SOURCES")
     sources_file = Path(sources).expanduser().resolve() if sources else root / "sources.yaml"
-    return Home(root=root, etalons_dir=etalons_dir, systems_file=systems_file, sources_file=sources_file)
+    return Home(root=root, etalons_dir=etalons_dir, systems_file=systems_file, sources_file=sources_file,
+                lake_url=os.environ.get("ETALON_LAKE") or None)
