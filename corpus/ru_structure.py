@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
+from corpus.model import DRAFT_TEXT, IN_FORCE, REPEALED, Draft, draft
 from corpus.numbering import normalise_ru
 
 ARTICLE = re.compile(r"^Статья\s+(\d+(?:[.\-]\d+)*)\s*(?:\.\s*|\s+|$)(.*)$", re.S)
@@ -93,17 +93,17 @@ def _status(text: str) -> str:
 
 def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     lines = art.lines  # parse_articles only keeps lines with text
-    main = [ln for ln in lines if ln.role != "note"]
-    notes = [ln for ln in lines if ln.role == "note"] if len(main) != len(lines) else []
-    text = "\n".join([ln.text for ln in main])
+    main = [ln.text for ln in lines if ln.role != "note"]
+    notes = [ln.text for ln in lines if ln.role == "note"] if len(main) != len(lines) else []
+    text = "\n".join(main)
     heading = art.heading
     repealed = False
     if not main:
-        repealed = any(REPEAL.search(n.text) for n in notes) or bool(heading and REPEAL.search(heading))
+        repealed = any(REPEAL.search(n) for n in notes) or bool(heading and REPEAL.search(heading))
     elif heading and len(heading) > 8 and REPEAL.match(heading.lstrip("(")):
         repealed = True  # "Статья 7. Утратила силу." with the note as the heading
-        text = "\n".join(n.text for n in notes) or (heading or "")
-    elif len(text) < 400 and all(_only_repeal(ln.text) for ln in main):
+        text = "\n".join(notes) or (heading or "")
+    elif len(text) < 400 and all(_only_repeal(t) for t in main):
         repealed = True
     if heading and heading.startswith("(") and REPEAL.search(heading):
         repealed = True
@@ -116,7 +116,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                        REPEALED if repealed else IN_FORCE, context))
     if repealed or not main:
         return
-    numbered = any(ln.text[0].isdigit() and PART.match(ln.text) for ln in main)
+    numbered = any(t[0].isdigit() and PART.match(t) for t in main)
     part: str | None = None
     point: str | None = None
     part_unit: Draft | None = None  # its text grows with the lines that follow it until the next part
@@ -124,17 +124,16 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     plain_count = 0
     # Units are appended inline (a path seen before is skipped): this loop runs once per paragraph of the
     # corpus, and helper calls here were a measurable share of the ingest.
-    for ln in main:
-        t = ln.text
+    for t in main:
         # a marker opens with a digit ("1.", "1)") or is a letter and ")": most lines need no regex at all
         digit = t[0].isdigit()
         m = PART.match(t) if numbered and digit else None
         if m:
             if part_unit is not None:
-                amend(part_unit, "text", "\n".join(part_lines))
+                part_unit[DRAFT_TEXT] = "\n".join(part_lines)
             part, point = normalise_ru(m.group(1)), None
             part_lines = [t]
-            part_unit = draft(number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context)
+            part_unit = [number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context]
             if part_unit[1] not in seen:  # its path
                 seen.add(part_unit[1])
                 out.append(part_unit)
@@ -147,7 +146,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 part_lines.append(t)
             if sub not in seen:
                 seen.add(sub)
-                out.append(draft(number, sub, "point", m.group(1) + ")", None, t, _status(t), context))
+                out.append([number, sub, "point", m.group(1) + ")", None, t, _status(t), context])
             continue
         m = LETTER.match(t) if not digit and t[1:2] == ")" else None
         if m:
@@ -158,23 +157,23 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 part_lines.append(t)
             if sub not in seen:
                 seen.add(sub)
-                out.append(draft(number, sub, "letter", m.group(1) + ")", None, t, _status(t), context))
+                out.append([number, sub, "letter", m.group(1) + ")", None, t, _status(t), context])
             continue
         if numbered:
             if part:
                 part_lines.append(t)
             continue
         if part_unit is not None:
-            amend(part_unit, "text", "\n".join(part_lines))
+            part_unit[DRAFT_TEXT] = "\n".join(part_lines)
         plain_count += 1
         part, point = str(plain_count), None
         part_lines = [t]
-        part_unit = draft(number, f"{number}/{part}", "part", part, None, t, _status(t), context)
+        part_unit = [number, f"{number}/{part}", "part", part, None, t, _status(t), context]
         if part_unit[1] not in seen:
             seen.add(part_unit[1])
             out.append(part_unit)
     if part_unit is not None:
-        amend(part_unit, "text", "\n".join(part_lines))
+        part_unit[DRAFT_TEXT] = "\n".join(part_lines)
 
 
 def parse_articles(lines: Iterable[Line]) -> list[Draft]:
