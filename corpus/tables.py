@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from corpus.ingest import _gc_paused
+from corpus.ingest import collector_paused
 from corpus.model import Document, IngestError, Unit
 
 DOCUMENT_SCHEMA = pa.schema([
@@ -44,7 +44,7 @@ def documents_table(docs: Sequence[Document]) -> pa.Table:
 
 
 def units_table(docs: Sequence[Document]) -> pa.Table:
-    with _gc_paused():
+    with collector_paused():
         return _units_table(docs)
 
 
