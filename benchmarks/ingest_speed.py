@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import lxml.html
+import pyarrow as pa
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from corpus.ingest import SKIP_NAMES, SUFFIXES, collector_paused, parse_path  # noqa: E402
 from corpus.model import Document  # noqa: E402
-from corpus.tables import documents_table, units_table  # noqa: E402
+from corpus.tables import Compact, compact, documents_table  # noqa: E402
 
 
 def _files(root: Path) -> list[Path]:
@@ -57,14 +58,14 @@ def full_ingest(root: Path) -> tuple[int, int, int]:
     """What corpus.store.refresh_source does before the lake write: every file, then the tables, in one pause
     of the cyclic collector, the Python documents dropped before it ends."""
     with collector_paused():
-        docs: list[Document] = []
+        docs: list[Compact] = []
         errors = 0
         for r in parse_path(root, "bench"):
             if isinstance(r, Document):
-                docs.append(r)
+                docs.append(compact(r))
             else:
                 errors += 1
-        units = units_table(docs)
+        units = pa.concat_tables([d.units for d in docs])
         documents_table(docs)
         n = len(docs)
         del docs

@@ -20,7 +20,7 @@ from corpus.http_source import fetch_index
 from corpus.ingest import collector_paused, parse_path
 from corpus.model import Document, IngestError
 from corpus.sources import Source
-from corpus.tables import errors_table, merge_versions
+from corpus.tables import Compact, compact, errors_table, merge_versions
 
 
 class LakeLike(Protocol):
@@ -70,11 +70,11 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSumm
     previous_docs = lake.read("corpus_documents", source.name)
     previous_units = lake.read("corpus_units", source.name)
     with collector_paused():
-        docs: list[Document] = []
+        docs: list[Compact] = []
         if root is not None and root.exists():
             for r in parse_path(root, source.name):
                 if isinstance(r, Document):
-                    docs.append(r)
+                    docs.append(compact(r))
                 else:
                     errors.append(r)
         merged = merge_versions(previous_docs if previous_docs.num_rows else None,
