@@ -13,7 +13,7 @@ from samples import META_UTF8, PORTAL_PAGE
 from corpus.ingest import parse_path
 from corpus.model import Document, IngestError
 from corpus.numbering import normalise
-from corpus.tables import errors_table, merge_versions, units_table
+from corpus.tables import compact, errors_table, merge_versions, units_table
 
 
 def _doc(tmp_path: Path, page: str) -> Document:
@@ -110,3 +110,19 @@ def test_previous_tables_without_is_current_are_accepted(original: Document) -> 
 def test_article_numbers_are_normalised_as_citations_write_them(written: str, jurisdiction: str,
                                                                  normalised: str) -> None:
     assert normalise(written, jurisdiction) == normalised
+
+
+def test_a_compacted_document_merges_into_the_same_tables_as_the_parsed_one(original: Document,
+                                                                          amended: Document) -> None:
+    plain = merge_versions(None, None, [original])
+    plain = merge_versions(plain.documents, plain.units, [amended])
+    packed = merge_versions(None, None, [compact(original)])
+    packed = merge_versions(packed.documents, packed.units, [compact(amended)])
+    assert packed.documents.equals(plain.documents)
+    assert packed.units.combine_chunks().equals(plain.units.combine_chunks())
+
+
+def test_a_compacted_document_keeps_no_python_units_but_counts_them(original: Document) -> None:
+    packed = compact(original)
+    assert packed.head.units == ()
+    assert packed.units.num_rows == len(original.units) > 0
