@@ -12,72 +12,56 @@ import re
 
 from corpus.model import Draft
 from corpus.numbering import normalise_ro
-from corpus.ro_text import AFTER_MARKER_LETTER, MARKER_LETTERS, article_units, unify
+from corpus.ro_text import article_units, unify
 
 ARTICLE = re.compile(
     r"^(?:Art\.|Articolul|ARTICOLUL|Articol)\s*(\d+(?:\.\d{3})?(?:\s*\^\s*\d+)?)\s*(?:[—–-]\s*(.*))?$", re.I
 )
 UNIC = re.compile(r"^Articol(?:ul)?\s+unic\b", re.I)
 NOTE = re.compile(r"^\(la data \d")
-_PARA_START = re.compile(
-    r"\(\d+(?:\^\d+)?\)\s*|[a-zăâîșț](?:\^\d+)?\)\s*|\d+(?:\^\d+)?\.\s+|\(la data \d"
-)  # ALINEAT | LITERA | PUNCT | NOTE in one pass
 SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată")
 _NOTE_OR_PAGE_FIRST = frozenset("(Pp")  # or a digit: what NOTE and PAGE can start with
 PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
 _TERMINAL = (".", ";", ":", "!", "?", ")", "”", '"', "»")
 
 
-def _paragraphs(lines: list[str]) -> list[str]:
-    """Undo PDF line wrapping: a new paragraph starts at a marker ``(2)``, ``a)``, ``1.`` or a blank line."""
-    paras: list[str] = []
-    current = ""
-    for raw in lines:
-        line = raw.strip()
-        if not line:
-            if current:
-                paras.append(current)
-                current = ""
-            continue
-        if line[0] in "PA" and SIGNATURE.match(line):
-            break
-        first = line[0]
-        if not current or ((first == "(" or first.isdigit() or (first in MARKER_LETTERS and line[1:2] in AFTER_MARKER_LETTER))
-                           and _PARA_START.match(line)):
-            if current:
-                paras.append(current)
-            current = line
-        elif current.endswith("-") and line[:1].islower():
-            current += line
-        else:
-            current += " " + line
-    if current:
-        paras.append(current)
-    return paras
+_SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adoptată")
+# An article heading becomes this line in the joined text: splitlines() breaks at U+001C, so no line of the
+# document can hold it, and it marks where one article's paragraphs end and the next one's begin.
+_ARTICLE_MARK = "\x1c"
+# where a wrapped line starts a new paragraph: a blank line, an article mark (before or after it), or a
+# line opening with a marker ``(2)``, ``a)``, ``1.`` (its whitespace on the same line) or a note ``(la data 1``
+_PARA_BREAK = re.compile(
+    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\(\d+(?:\^\d+)?\)|[a-zăâîșț](?:\^\d+)?\)|\d+(?:\^\d+)?\.[^\S\n]|\(la data \d))"
+)
+_HYPHEN_BREAK = re.compile(r"(?<=-)\n(?=(.))")
 
 
-def _split_margin_title(lines: list[str], after_context: bool) -> tuple[list[str], list[str], list[str]]:
-    """(body, title of the next article, trailing context title) from an article's raw lines."""
-    content = [ln.strip() for ln in lines]
-    while content and not content[-1]:
-        content.pop()
-    i = len(content)
-    while i > 0 and content[i - 1] and len(content[i - 1]) <= 50 and len(content) - i < 5:
+def _hyphen_join(m: re.Match[str]) -> str:
+    return "" if m.group(1).islower() else " "
+
+
+def _first_signature_line(text: str) -> int:
+    """A line number at or before the first line that may be a signature (len(text) if there is none): the
+    blocks before it need no search. Counted by newlines, never more than the splitlines() index."""
+    found = [p for p in (text.find(w) for w in _SIGNATURE_WORDS) if p >= 0]
+    return text.count("\n", 0, min(found)) if found else len(text)
+
+
+def _split_margin_title(lines: list[str], s: int, e: int) -> tuple[int, int, int]:
+    """Where the title of the next article starts among the stripped ``lines[s:e]`` of one article:
+    (end of body, start of title, end of title), start == end if there is none."""
+    n = e
+    while n > s and not lines[n - 1]:
+        n -= 1
+    i = n
+    while i > s and lines[i - 1] and len(lines[i - 1]) <= 50 and n - i < 5:
         i -= 1
-    start = None
-    for j in range(i, len(content)):
-        prev = content[j - 1] if j > 0 else ""
-        if content[j][:1].isupper() and (not prev or prev.endswith(_TERMINAL)):
-            start = j
-            break
-    if start is None:
-        return content, [], []
-    title = content[start:]
-    body = content[:start]
-    ctx: list[str] = []
-    if after_context and not any(b for b in body) and len(title) > 1:
-        ctx, title = title[:1], title[1:]
-    return body, title, ctx
+    for j in range(i, n):
+        prev = lines[j - 1] if j > s else ""
+        if lines[j][:1].isupper() and (not prev or prev.endswith(_TERMINAL)):
+            return j, j, n
+    return n, n, n
 
 
 _TITLE_LIKE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,78}$")
@@ -109,52 +93,65 @@ def _titles_follow_headings(lines: list[str], heads: list[int]) -> bool:
 
 
 def parse_markdown(text: str) -> tuple[str, list[Draft]]:
-    """Return (document title, units)."""
+    """Return (document title, units).
+
+    Two passes: the headings decide, block by block, which stripped lines belong to an article's body
+    (margin titles, titles after headings, signatures and whole context blocks become blank lines, article
+    headings a mark); then one regex split of the joined lines undoes the PDF wrapping of every paragraph
+    at once, instead of Python work on every line."""
     text = unify(text)
-    all_lines = text.splitlines()
-    heads = [i for i, raw in enumerate(all_lines) if raw[:1] == "#"]
-    titles_after = _titles_follow_headings(all_lines, heads)
-    out: list[Draft] = []
-    seen: set[str] = set()
+    raw_lines = text.splitlines()
+    heads = [i for i, raw in enumerate(raw_lines) if raw[:1] == "#"]
+    titles_after = _titles_follow_headings(raw_lines, heads)
+    lines = [ln.strip() for ln in raw_lines]
+    signature_from = _first_signature_line(text)
+    articles: list[tuple[str, str, str | None, str | None]] = []
     contexts: list[tuple[int, str]] = []
     title = ""
     current: tuple[str, str, str | None, str | None] | None = None
-    buf: list[str] = []
     after_context = False
     context_s: str | None = None  # " / ".join of contexts, kept in step with every change to them
 
-    def finish(next_has_title: bool) -> list[str]:
-        nonlocal buf, context_s
-        body: list[str] = buf
+    def finish(s: int, e: int, next_has_title: bool) -> list[str]:
+        """Close the block ``lines[s:e]``, blanking what is no article body; returns the next article's
+        margin title."""
+        nonlocal context_s
         margin: list[str] = []
-        ctx: list[str] = []
+        end = e
         if not next_has_title and not titles_after:
-            body, margin, ctx = _split_margin_title(buf, after_context and current is None)
-        if ctx and contexts:
-            contexts[-1] = (contexts[-1][0], contexts[-1][1] + " — " + " ".join(ctx))
-            context_s = " / ".join(c for _, c in contexts)
-        if current is not None:
+            e, t, te = _split_margin_title(lines, s, e)
+            if t < te:
+                margin = lines[t:te]
+                if after_context and current is None and te - t > 1 and not any(lines[s:e]):
+                    margin = margin[1:]
+                    if contexts:
+                        contexts[-1] = (contexts[-1][0], contexts[-1][1] + " — " + lines[t])
+                        context_s = " / ".join(c for _, c in contexts)
+        if current is None:
+            e = s
+        else:
             number, written, heading, ctx_s = current
             if titles_after and heading is None:
-                first = next((i for i, ln in enumerate(body) if ln.strip()), None)
-                if first is not None and _TITLE_LIKE.match(body[first].strip()):
-                    heading, body = body[first].strip(), body[first + 1 :]
-            paras = [p for p in _paragraphs(body)
-                     if not (p[0] in _NOTE_OR_PAGE_FIRST or p[0].isdigit()) or not (NOTE.match(p) or PAGE.match(p))]
-            article_units(number, written, heading, paras, ctx_s, seen, out)
-        buf = []
+                first = next((j for j in range(s, e) if lines[j]), None)
+                if first is not None and _TITLE_LIKE.match(lines[first]):
+                    heading = lines[first]
+                    lines[first] = ""
+            if e > signature_from:
+                e = next((j for j in range(s, e) if lines[j][:1] in "PA" and SIGNATURE.match(lines[j])), e)
+            articles.append((number, written, heading, ctx_s))
+        if e < end:
+            lines[e:end] = [""] * (end - e)
         return margin
 
-    # lines between headings are copied as slices: only the few heading lines are looked at one by one
     start = 0
     for i in heads:
-        buf.extend(all_lines[start:i])
-        start = i + 1
-        level, content = _heading(all_lines[i])
+        s, start = start, i + 1
+        level, content = _heading(raw_lines[i])
         a = ARTICLE.match(content)
         if a or UNIC.match(content):
             inline = a.group(2) if a else None
-            margin = finish(bool(inline))
+            margin = finish(s, i, bool(inline))
+            lines[i] = _ARTICLE_MARK
             if a:
                 written = a.group(1).replace(" ", "")
                 number = normalise_ro(written)
@@ -166,14 +163,37 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
             continue
         if level == 1 and not title:
             title = content
+            # the title heading does not end the block: the lines before it move down over it
+            lines[s + 1 : i + 1] = lines[s:i]
+            lines[s] = ""
+            start = s + 1
             continue
-        finish(True)
+        finish(s, i, True)
+        lines[i] = ""
         current = None
         while contexts and contexts[-1][0] >= level:
             contexts.pop()
         contexts.append((level, content))
         context_s = " / ".join(c for _, c in contexts)
         after_context = True
-    buf.extend(all_lines[start:])
-    finish(True)
+    finish(start, len(lines), True)
+
+    out: list[Draft] = []
+    seen: set[str] = set()
+    arts = iter(articles)
+    art: tuple[str, str, str | None, str | None] | None = None
+    paras: list[str] = []
+    for p in _PARA_BREAK.split("\n".join(lines)):
+        if not p:
+            continue
+        if p == _ARTICLE_MARK:
+            if art is not None:
+                article_units(art[0], art[1], art[2], paras, art[3], seen, out)
+            art, paras = next(arts), []
+            continue
+        p = p.replace("\n", " ") if "-\n" not in p else _HYPHEN_BREAK.sub(_hyphen_join, p).replace("\n", " ")
+        if not (p[0] in _NOTE_OR_PAGE_FIRST or p[0].isdigit()) or not (NOTE.match(p) or PAGE.match(p)):
+            paras.append(p)
+    if art is not None:
+        article_units(art[0], art[1], art[2], paras, art[3], seen, out)
     return title, out

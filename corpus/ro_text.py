@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.model import IN_FORCE, REPEALED, Draft, draft
+from corpus.model import IN_FORCE, REPEALED, Draft
 from corpus.numbering import normalise_ro
 
 _DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
@@ -20,6 +20,7 @@ PUNCT = re.compile(r"^(\d+(?:\^\d+)?)\.\s+")
 MARKER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzăâîșț")
 AFTER_MARKER_LETTER = frozenset(")^")
 REPEAL_RO = re.compile(r"^\s*(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b)", re.I | re.S)
+_REPEAL_AT = re.compile(REPEAL_RO.pattern[1:], re.I | re.S)  # REPEAL_RO from a position, no slice copied
 
 
 def unify(text: str) -> str:
@@ -56,37 +57,42 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
     """One article with its alineate ``(1)``, litere ``a)`` and puncte ``1.``."""
     text = "\n".join(body).strip()
     path = article
-    n = 2
-    while path in seen:  # amending acts quote articles of other acts: keep every one, addressable
-        path = f"{article}~{n}"
-        n += 1
+    if path in seen:  # amending acts quote articles of other acts: keep every one, addressable
+        n = 2
+        while path in seen:
+            path = f"{article}~{n}"
+            n += 1
     seen.add(path)
     status = REPEALED if text and len(text) < 300 and REPEAL_RO.search(text) else IN_FORCE
-    out.append(draft(article, path, "article", written, heading, text, status, context))
+    out.append([article, path, "article", written, heading, text, status, context])  # drafts as list literals
     alin: str | None = None
     for line in body:
         # most lines open with a capital and are no marker: the first characters rule the regexes out
         first = line[:1]
         if first == "(":
             m = ALINEAT.match(line)
-        elif first.isdigit():
+            if m is None:
+                continue
+            number = m.group(1)
+            alin = number if number.isdecimal() else normalise_ro(number)
+            sub = path + "/" + alin
+            if sub not in seen:
+                seen.add(sub)
+                st = REPEALED if len(line) < 300 and _REPEAL_AT.match(line, m.end()) else IN_FORCE
+                out.append([article, sub, "paragraph", "(" + number + ")", None, line, st, context])
+            continue
+        if first.isdigit():
             m = PUNCT.match(line)
+            kind = "point"
         elif first in MARKER_LETTERS and line[1:2] in AFTER_MARKER_LETTER:
             m = LITERA.match(line)
+            kind = "letter"
         else:
             continue
         if m is None:
             continue
-        if first == "(":
-            alin = normalise_ro(m.group(1))
-            sub = f"{path}/{alin}"
-            if sub not in seen:
-                seen.add(sub)
-                st = REPEALED if len(line) < 300 and REPEAL_RO.search(line[m.end():]) else IN_FORCE
-                out.append(draft(article, sub, "paragraph", f"({m.group(1)})", None, line, st, context))
-            continue
-        kind = "letter" if line[len(m.group(1))] == ")" else "point"
-        sub = f"{path}/{alin}/{m.group(1)}" if alin else f"{path}/{m.group(1)}"
+        number = m.group(1)
+        sub = f"{path}/{alin}/{number}" if alin else f"{path}/{number}"
         if sub not in seen:
             seen.add(sub)
-            out.append(draft(article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context))
+            out.append([article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context])
