@@ -146,7 +146,11 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     start = 0
     for i in heads:
         s, start = start, i + 1
-        level, content = _heading(raw_lines[i])
+        raw = raw_lines[i]
+        level = len(raw) - len(raw.lstrip("#"))  # _heading, inlined: once per heading
+        if level > 6:
+            level = 6
+        content = raw[level:].strip()
         a = ARTICLE.match(content)
         if a or UNIC.match(content):
             inline = a.group(2) if a else None
@@ -154,7 +158,7 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
             lines[i] = _ARTICLE_MARK
             if a:
                 written = a.group(1).replace(" ", "")
-                number = normalise_ro(written)
+                number = written if written.isdecimal() else normalise_ro(written)
             else:
                 written, number = "unic", "unic"
             heading = inline.strip() if inline else (" ".join(margin) or None)
