@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from corpus.ingest import SKIP_NAMES, SUFFIXES, collector_paused, parse_path  # noqa: E402
 from corpus.model import Document  # noqa: E402
-from corpus.tables import Compact, compact, documents_table  # noqa: E402
+from corpus.tables import UNIT_SCHEMA, Compact, compact, documents_table  # noqa: E402
 
 
 def _files(root: Path) -> list[Path]:
@@ -65,7 +65,7 @@ def full_ingest(root: Path) -> tuple[int, int, int]:
                 docs.append(compact(r))
             else:
                 errors += 1
-        units = pa.concat_tables([d.units for d in docs])
+        units = pa.concat_tables([d.units for d in docs]) if docs else UNIT_SCHEMA.empty_table()
         documents_table(docs)
         n = len(docs)
         del docs
