@@ -8,6 +8,7 @@ killed run never leaves half a file that a reader could see. Readers glob `*.par
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -217,14 +218,6 @@ def write_atomic(target: Path, table: pa.Table) -> None:
             os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
-        with _suppress():
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-class _suppress:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return True

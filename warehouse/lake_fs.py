@@ -18,7 +18,6 @@ import uuid
 from urllib.parse import parse_qsl, urlparse
 
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
@@ -137,9 +136,3 @@ class RemoteRoot:
         """The root's immediate folders (on object stores: the common prefixes of one delimited LIST)."""
         selector = pafs.FileSelector(self.base, recursive=False, allow_not_found=True)
         return sorted(i.base_name for i in self.fs.get_file_info(selector) if i.type == pafs.FileType.Directory)
-
-    def read_schema(self, key: str) -> pa.Schema:
-        return pq.read_schema(key, filesystem=self.fs)
-
-    def scan(self, keys: list[str], schema: pa.Schema) -> pa.Table:
-        return ds.dataset(keys, filesystem=self.fs, format="parquet", schema=schema).to_table()
