@@ -24,9 +24,8 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from corpus.ingest import SKIP_NAMES, SUFFIXES, collector_paused, parse_path  # noqa: E402
-from corpus.model import Document  # noqa: E402
-from corpus.tables import UNIT_SCHEMA, Compact, compact, documents_table  # noqa: E402
+from corpus.ingest import SKIP_NAMES, SUFFIXES  # noqa: E402
+from corpus.tables import UNIT_SCHEMA, documents_table, parse_compact  # noqa: E402
 
 
 def _files(root: Path) -> list[Path]:
@@ -55,21 +54,11 @@ def bare_parse(files: list[Path]) -> None:
 
 
 def full_ingest(root: Path) -> tuple[int, int, int]:
-    """What corpus.store.refresh_source does before the lake write: every file, then the tables, in one pause
-    of the cyclic collector, the Python documents dropped before it ends."""
-    with collector_paused():
-        docs: list[Compact] = []
-        errors = 0
-        for r in parse_path(root, "bench"):
-            if isinstance(r, Document):
-                docs.append(compact(r))
-            else:
-                errors += 1
-        units = pa.concat_tables([d.units for d in docs]) if docs else UNIT_SCHEMA.empty_table()
-        documents_table(docs)
-        n = len(docs)
-        del docs
-    return n, units.num_rows, errors
+    """What corpus.store.refresh_source does before the merge and the lake write."""
+    docs, errors = parse_compact(root, "bench")
+    units = pa.concat_tables([d.units for d in docs]) if docs else UNIT_SCHEMA.empty_table()
+    documents_table(docs)
+    return len(docs), units.num_rows, len(errors)
 
 
 def _best_pair(a: Callable[[], object], b: Callable[[], object], repeat: int,

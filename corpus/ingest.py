@@ -52,11 +52,7 @@ def _slug(text: str) -> str:
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """A parse allocates ~100k acyclic objects (units, strings) that reference counting frees; letting the
-    cyclic collector rescan them on every allocation burst costs a third of the ingest time.
-
-    A whole ingest (every file, then the tables) runs inside one pause and drops its Python documents before
-    it ends: paused per file only, each re-enable made the collector walk that file's units once more, and
-    every document kept alive since, ~4% of the ingest."""
+    cyclic collector rescan them on every allocation burst costs a third of the ingest time."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

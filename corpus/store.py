@@ -17,10 +17,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from corpus.http_source import fetch_index
-from corpus.ingest import collector_paused, parse_path
-from corpus.model import Document, IngestError
+from corpus.model import IngestError
 from corpus.sources import Source
-from corpus.tables import Compact, compact, errors_table, merge_versions
+from corpus.tables import Compact, errors_table, merge_versions, parse_compact
 
 
 class LakeLike(Protocol):
@@ -69,17 +68,12 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSumm
         root = staging
     previous_docs = lake.read("corpus_documents", source.name)
     previous_units = lake.read("corpus_units", source.name)
-    with collector_paused():
-        docs: list[Compact] = []
-        if root is not None and root.exists():
-            for r in parse_path(root, source.name):
-                if isinstance(r, Document):
-                    docs.append(compact(r))
-                else:
-                    errors.append(r)
-        merged = merge_versions(previous_docs if previous_docs.num_rows else None,
-                                previous_units if previous_units.num_rows else None, docs)
-        del docs  # freed by reference counting while the collector is off: nothing left for it to walk
+    docs: list[Compact] = []
+    if root is not None and root.exists():
+        docs, failed = parse_compact(root, source.name)
+        errors.extend(failed)
+    merged = merge_versions(previous_docs if previous_docs.num_rows else None,
+                            previous_units if previous_units.num_rows else None, docs)
     lake.write("corpus_units", (source.name,), merged.units)
     lake.write("corpus_documents", (source.name,), _with_ingested_at(merged.documents, previous_docs, at))
     lake.write("ingest_errors", (source.name,), errors_table(errors, at))

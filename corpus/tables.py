@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pyarrow as pa
 
-from corpus.ingest import collector_paused
+from corpus.ingest import collector_paused, parse_path
 from corpus.model import Document, IngestError, Unit
 
 DOCUMENT_SCHEMA = pa.schema([
@@ -64,6 +65,22 @@ def compact(doc: Document | Compact) -> Compact:
     if isinstance(doc, Compact):
         return doc
     return Compact(replace(doc, units=()), units_table([doc]))
+
+
+def parse_compact(path: Path, source: str) -> tuple[list[Compact], list[IngestError]]:
+    """Every document under ``path``, compacted as it is parsed, in one pause of the cyclic collector.
+
+    Paused per file only, each re-enable made the collector walk that file's units once more and every document
+    kept since; compacted, what outlives the pause is a few Python objects per document."""
+    docs: list[Compact] = []
+    errors: list[IngestError] = []
+    with collector_paused():
+        for r in parse_path(path, source):
+            if isinstance(r, Document):
+                docs.append(compact(r))
+            else:
+                errors.append(r)
+    return docs, errors
 
 
 def documents_table(docs: Sequence[Document | Compact]) -> pa.Table:
