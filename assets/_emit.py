@@ -31,7 +31,7 @@ def emit(
     context: AssetExecutionContext, versions: Mapping[str, str], metadata: Mapping[str, Any] | None = None
 ) -> Iterator[Output[None]]:
     meta = {k: _meta(v) for k, v in (metadata or {}).items()}
-    keys = list(context.partition_keys) if context.has_partition_key or _has_range(context) else []
+    keys = _partition_keys(context)
     if context.run.tags.get(DEFER_TAG) == "true":
         yield from _own_events(context, keys, versions, meta)
         return
@@ -68,11 +68,11 @@ def _own_events(context: AssetExecutionContext, keys: list[str], versions: Mappi
     yield Output(None, metadata=dict(meta))
 
 
-def _has_range(context: AssetExecutionContext) -> bool:
+def _partition_keys(context: AssetExecutionContext) -> list[str]:
     try:
-        return bool(context.partition_keys)
+        return list(context.partition_keys)
     except Exception:  # unpartitioned asset
-        return False
+        return []
 
 
 def _meta(value: Any) -> Any:
