@@ -48,7 +48,7 @@ def per_etalon(rows: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
             *REPORTED,
             *[pl.col(c).is_not_null().cast(pl.Int64).alias(f"_{c}_count") for c in REPORTED],
         )
-        .group_by([*keys, "code"])
+        .group_by([*keys, "code"], maintain_order=True)  # a fixed row order: float totals summed in it
         .agg(pl.all().sum())
         .collect()
     )
