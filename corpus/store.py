@@ -89,14 +89,42 @@ def _version_of(current_documents: pa.Table) -> str:
 
 
 def current_tables(lake: LakeLike) -> tuple[pa.Table, pa.Table]:
-    """Current versions of every document of every source, and their units."""
+    """Current versions of every document of every source, and their units: one document per ``doc_id``.
+
+    The same document can sit in two sources (a folder ingested, then a file inside it, or an inbox drop of a
+    file a scheduled source also holds). Counted twice, each of its units would resolve as ``ambiguous``; the
+    copy ingested last wins, as the corpus.documents and corpus.units views decide too."""
     documents = lake.read_all("corpus_documents")
     units = lake.read_all("corpus_units")
     if documents.num_rows:
         documents = documents.filter(pc.fill_null(documents["is_current"], True))
     if units.num_rows:
         units = units.filter(pc.fill_null(units["is_current"], True))
+    if documents.num_rows and pc.count_distinct(documents["doc_id"]).as_py() < documents.num_rows:
+        documents, units = _one_copy_each(documents, units)
     return documents, units
+
+
+def _one_copy_each(documents: pa.Table, units: pa.Table) -> tuple[pa.Table, pa.Table]:
+    stamps = (documents["ingested_at"] if "ingested_at" in documents.column_names
+              else pa.nulls(documents.num_rows, pa.string()))
+    keyed = documents.append_column("_row", pa.array(range(documents.num_rows), pa.int64()))
+    keyed = keyed.append_column("_at", pc.fill_null(stamps, ""))
+    order = keyed.sort_by([("doc_id", "ascending"), ("_at", "descending"), ("source", "descending")])
+    first = pc.not_equal(order["doc_id"][1:], order["doc_id"][:-1]) if order.num_rows > 1 else pa.array([], pa.bool_())
+    keep = pa.concat_arrays([pa.array([True]), first.combine_chunks() if isinstance(first, pa.ChunkedArray) else first])
+    chosen = order.filter(keep)
+    rows = pc.sort_indices(chosen["_row"])
+    chosen_docs = documents.take(pc.take(chosen["_row"], rows))
+    if not units.num_rows:
+        return chosen_docs, units
+    wanted = pa.table({"doc_id": chosen_docs["doc_id"], "version": chosen_docs["version"]})
+    marked = units.append_column("_row", pa.array(range(units.num_rows), pa.int64()))
+    joined = marked.join(wanted, ["doc_id", "version"], join_type="inner")
+    # the same version stored by two sources gives each unit twice: keep the first of each path
+    first_rows = joined.group_by(["doc_id", "path"], use_threads=False).aggregate([("_row", "min")])
+    kept = pc.sort_indices(first_rows["_row_min"])
+    return chosen_docs, units.take(pc.take(first_rows["_row_min"], kept))
 
 
 def corpus_version(lake: LakeLike) -> str:

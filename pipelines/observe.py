@@ -126,7 +126,7 @@ def observe(instance: DagsterInstance, home: Home, lake: Lake, record: bool = Tr
     obs = Observation(problems=problems)
     for definition, asset in ((SOURCES, "corpus_files"), (ETALONS, "etalon_files"), (SYSTEMS, "system_configs")):
         name = str(definition.name)
-        new = sorted(set(prints[asset]) - set(instance.get_dynamic_partitions(name)))
+        new = sorted(set(prints.get(asset, ())) - set(instance.get_dynamic_partitions(name)))
         if new:
             obs.new_partitions[name] = new
     last = _last(instance)
