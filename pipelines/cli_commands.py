@@ -76,7 +76,10 @@ def corpus_ingest(home: Home, paths: list[Path]) -> int:
 
 
 def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
+    import pyarrow.compute as pc
+
     from citations import extract, resolve
+    from corpus.store import current_tables
 
     found = extract(citation, jurisdiction)  # type: ignore[arg-type]
     if not found:
@@ -86,17 +89,30 @@ def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
     resolution = resolve(found[:1], actions.corpus_lookup(lake))[0]
     if resolution.status != "found" or not resolution.doc_id:
         raise Refused(f"{citation}: {resolution.status}: {resolution.reason}")
-    units = lake.read_all("corpus_units").to_pylist()
-    path = resolution.unit_path or ""
-    hits = [u for u in units if u["doc_id"] == resolution.doc_id and u.get("is_current") is not False
-            and (u["path"] == path)]
+    documents, units_table = current_tables(lake)
+    doc_id, path = resolution.doc_id, resolution.unit_path or ""
+    units = units_table.filter(pc.equal(units_table["doc_id"], doc_id)).to_pylist()
+    if not path:  # a whole act or decision: its title, then its text, top-level unit by top-level unit
+        title = next((d["title"] for d in documents.filter(pc.equal(documents["doc_id"], doc_id)).to_pylist()), "")
+        top = sorted((u for u in units if "/" not in u["path"]), key=lambda u: u["ord"])
+        print(f"{resolution.citation.act or resolution.citation.court or ''} [{doc_id}] {title}".strip())
+        for unit in top[:_WHOLE_SHOWN]:
+            print(unit["text"])
+        if len(top) > _WHOLE_SHOWN:
+            print(f"… and {len(top) - _WHOLE_SHOWN} more of its {len(top)} top-level units "
+                  f"(cite one to see it, e.g. its first: {top[0]['path']})")
+        return 0
+    hits = [u for u in units if u["path"] == path]
     if not hits:
-        raise Refused(f"{citation}: found in {resolution.doc_id} but its text is not stored")
+        raise Refused(f"{citation}: found in {doc_id} but its text is not stored")
     unit = hits[0]
     heading = f" — {unit['heading']}" if unit.get("heading") else ""
-    print(f"{resolution.citation.act} {path}{heading}  [{resolution.doc_id}]")
+    print(f"{resolution.citation.act} {path}{heading}  [{doc_id}]")
     print(unit["text"])
     return 0
+
+
+_WHOLE_SHOWN = 20  # a whole decision prints in full; a whole code would print thousands of articles
 
 
 def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]) -> int:

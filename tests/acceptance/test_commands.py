@@ -68,6 +68,19 @@ def test_corpus_show_prints_the_article_text(project: Project) -> None:
     assert "Для приобретения наследства наследник должен его принять" in shown.stdout
 
 
+@pytest.mark.parametrize(("citation", "shown"), [
+    ("постановление Пленума ВС РФ от 17.03.2004 № 2", "[ru/vs-plenum/2004-03-17/2]"),
+    ("Закон о защите прав потребителей", "[ru/zpp"),
+])
+def test_corpus_show_of_a_whole_decision_or_act_prints_its_title_and_text(
+    project: Project, citation: str, shown: str
+) -> None:
+    result = project.etalon("corpus", "show", citation)
+    assert result.returncode == 0, result.stderr
+    head, *text = result.stdout.splitlines()
+    assert shown in head and text
+
+
 def test_corpus_show_of_a_missing_article_exits_one_and_says_why(project: Project) -> None:
     shown = project.etalon("corpus", "show", "ст. 1199 ГК РФ")
     assert shown.returncode == 1 and "1199" in shown.stderr
