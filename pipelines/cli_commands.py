@@ -107,7 +107,7 @@ def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
         raise Refused(f"{citation}: found in {doc_id} but its text is not stored")
     unit = hits[0]
     heading = f" — {unit['heading']}" if unit.get("heading") else ""
-    print(f"{resolution.citation.act} {path}{heading}  [{doc_id}]")
+    print(f"{resolution.citation.act or resolution.citation.court} {path}{heading}  [{doc_id}]")
     print(unit["text"])
     return 0
 
