@@ -81,7 +81,7 @@ class Extractor:
             named = {u.act_start for u in units}  # an article's own act is not cited again on its own
             inside: list[tuple[int, int]] | None = None
             for a in acts:
-                if a.key is None or a.start in named or not _named_enough(folded, a):
+                if a.key is None or a.start in named or not _named_enough(folded, a, self.reg):
                     continue
                 if inside is None:
                     inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
@@ -125,7 +125,7 @@ class Extractor:
             base = m.start("items")
             written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
-            if written_items.isdigit():  # the common "ст. 1152": one article, nothing to split or normalise
+            if written_items.isdecimal():  # the common "ст. 1152": one article, nothing to split or normalise
                 items = [(written_items, None, base, items_end, None)]
             else:
                 items = [(a, b, base + s, base + e, sub) for a, b, s, e, sub in _items(written_items, is_ru)]
@@ -140,6 +140,9 @@ class Extractor:
             if act is None:
                 pos = act_gap.match(folded, items_end)
                 act = acts_at.get(pos.end() if pos else items_end)
+                if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
+                    a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
+                    unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
@@ -290,6 +293,17 @@ def _ru_parts_at_zero(prefix: str) -> tuple[tuple[str, int, int], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
+def _ru_part_after(written: str) -> str | None:
+    """'ч. 1 п. 6' written after the article number -> 'п. 6 ч. 1', the order of a part written before it."""
+    names = []
+    for m in ru.PART_RE.finditer(written):
+        v = ru.PART_VAL_RE.search(m.group("vals"))
+        if v is not None:
+            names.append(f"{ru.part_name(m.group('word'))} {ru.part_value(v.group())}")
+    return " ".join(reversed(names)) or None
+
+
 def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
     part = ro.sub_parts(prefix) if prefix else None
     return [(part, base, base + len(prefix))] if part else []
@@ -347,11 +361,13 @@ def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch |
 _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 
 
-def _named_enough(folded: str, act: ActMatch) -> bool:
+def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     """A bare two- or three-letter abbreviation is an act only beside an article: alone, "СК" is more often an
-    insurance company than the Family Code."""
+    insurance company than the Family Code; so are the registry's `beside_article` names ("ОСАГО")."""
     written = folded[act.start : act.end]
-    return len(written) - written.count(" ") - written.count(".") >= 4
+    return len(written) - written.count(" ") - written.count(".") >= 4 and (
+        written not in reg.beside_article_only
+    )
 
 
 _by_span = attrgetter("start", "end")

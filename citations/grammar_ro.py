@@ -11,10 +11,16 @@ import re
 from citations.text import MONTH_WORD
 
 ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
-NUM = r"(?:\d{1,3}(?:\.\d{3})+|\d+)(?![\d])(?:\s*\^\s*\d+)?"
-ALIN = r"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(]))\s*(?:\(\d+\)|\d+)(?:\s*(?:,|si|-)\s*(?:\(\d+\)|\d+))*"
+# An inserted article's index: "2^1", "2¹" (a superscript) or "2 ind. 1" / "2 indice 1".
+INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
+NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+)(?![\d]){INDEX}?"
+_ALIN_VAL = r"(?:\(\d+(?:\^\d+)?\)|\d+)"
+ALIN = (
+    rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(]))\s*{_ALIN_VAL}"
+    rf"(?:\s*(?:,|si|-)\s*{_ALIN_VAL})*"
+)
 LIT = r"(?:lit\.|litera|literele)\s*[a-z](?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]\))*"
-PCT = r"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?"
+PCT = r"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?(?:\s*(?:-|si)\s*\d+(?:\.\d+)?(?![\d.]))*"
 PAR = r"(?:paragraful|par\.|§)\s*\d+"
 TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
 SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
@@ -33,9 +39,11 @@ ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<su
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 REFERENCE = re.compile(
-    r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata))"
+    r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata)"
+    r"|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
     r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat))"
-    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata))"
+    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata)"
+    r"|ordonanta(?![a-z])(?!\s+(?:de\s+urgenta|a\s+guvernului|guvernului|nr)))"
     r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ))(?![a-z])"
 )
 NOT_AN_ACT = re.compile(
@@ -83,6 +91,7 @@ CCR_HINT = re.compile(r"neconstitutional|curt(?:ea|ii)\s+constitutional[ae]|\bcc
 
 
 _DIGITS = re.compile(r"\d+")
+_ALIN_NUMBER = re.compile(r"\d+(?:\^\d+)?")
 _DOTTED = re.compile(r"\d+(?:\.\d+)?")
 _LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
 ROMAN = re.compile(r"[ivxlc]+")
@@ -94,7 +103,7 @@ def sub_parts(sub: str) -> str | None:
     for m in SUB_RE.finditer(sub):
         text = m.group()
         if m.group("alin"):
-            nums = _DIGITS.findall(text)
+            nums = _ALIN_NUMBER.findall(text)
             out.append(f"alin. ({nums[0]})")
         elif m.group("lit"):
             letter = _LIT_WORD.sub("", text)[0]
@@ -106,6 +115,16 @@ def sub_parts(sub: str) -> str | None:
     return " ".join(out) or None
 
 
+_SUPERSCRIPT = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
+_INDEX_WORD = re.compile(r"\s+ind(?:\.|ice)\s*")
+
+
 def article_number(raw: str) -> str:
-    """'1.272' -> '1272', '2 ^ 1' -> '2^1'."""
-    return raw.replace(" ", "").replace(".", "")
+    """'1.272' -> '1272', '2 ^ 1', '2¹' and '2 ind. 1' -> '2^1'."""
+    if "ind" in raw:
+        raw = _INDEX_WORD.sub("^", raw)
+    number = raw.replace(" ", "").replace(".", "")
+    if number.isascii():
+        return number
+    digits = number.rstrip("¹²³⁴⁵⁶⁷⁸⁹⁰")
+    return f"{digits}^{number[len(digits) :].translate(_SUPERSCRIPT)}" if digits != number else number

@@ -15,7 +15,9 @@ PART_WORD = r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|�
 PART_VAL = r"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w))"
 PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
 PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
-ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стать[яиеюйё][а-я]*(?![а-я]))"
+ART_WORD = (
+    r"(?:ст\.\s*ст\.|стст\.|ст\.|стать[яиеюйё][а-я]*(?![а-я])|статей(?![а-я]))"  # "статей": plural genitive
+)
 NUM = r"\d+(?:\.\d+)*(?![\d])"
 _NOT_ARTICLE = (
     r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
@@ -36,16 +38,22 @@ ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}")
 PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
 PART_VAL_RE = re.compile(PART_VAL)
 
+# A reference back names the act by a pointing word ("того же закона", "указанного Кодекса"), or by the bare
+# word when nothing follows it in the sentence: "ст. 22 Закона," after "Закон о защите прав потребителей
+# (далее — Закон)". A bare "Закона о ..." naming an act we do not know is not one (see registry._ru_law).
 REFERENCE = re.compile(
-    r"\s*(?:указанн|названн|эт|того\s+же|данн|настоящ|вышеуказанн|вышеназванн|упомянут|соответствующ)[а-я]*"
+    r"\s*(?:(?:указанн|названн|эт|того\s+же|данн|настоящ|вышеуказанн|вышеназванн|упомянут|соответствующ)[а-я]*"
     r"\s+(?P<what>федеральн[а-я]*\s+закон|закон|кодекс|фз)[а-я]*(?![а-я])"
+    r"|(?:закон|кодекс)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)))"
 )
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис)"
 )
 CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")
-ACT_GAP = re.compile(r"\s*")
+# Between the article and its act: space, and the subdivisions when written after the article number
+# ("ст. 12.9 ч. 2 КоАП РФ", "ст. 81 ч. 1 п. 6 ТК РФ"), which the extractor then reads as the article's part.
+ACT_GAP = re.compile(rf"\s*(?:(?P<after>(?:,?\s*{PART_WORD}\s*{PART_LIST})+)\s*,?\s*)?")
 
 _PART_NAMES = (("подп", "пп."), ("пп", "пп."), ("пункт", "п."), ("п", "п."), ("част", "ч."), ("ч", "ч."),
                ("абз", "абз."))  # fmt: skip

@@ -33,6 +33,9 @@ class ActEntry:
     titles: tuple[str, ...]
     slugs: tuple[str, ...]
     examples: tuple[str, ...]
+    beside_article: tuple[
+        str, ...
+    ] = ()  # names that are the act only next to an article ("ОСАГО", a policy alone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,8 @@ def _name_pattern(name: str, jurisdiction: str) -> str:
         out.append(re.escape(token[pos:]))
         piece = "".join(out).replace(r"\.", r"\.\s*")
         if last and piece.endswith(r"\.\s*"):
-            piece = piece[: -len(r"\.\s*")] + r"\.?"
+            # the closing dot may be left out ("C.civ"), but the word may not go on ("C. P" is not "C. Popescu")
+            piece = piece[: -len(r"\.\s*")] + r"\.?(?![а-яa-z])"
         parts.append(piece)
         if not last:
             parts.append("" if token.endswith(".") else r"\s+")
@@ -109,6 +113,10 @@ _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
 _RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
 _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
+_RU_LAW_AFTER_TITLE = re.compile(
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фз)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
+)
+_UNKNOWN_TITLE = re.compile(r"\s+(?:о|об|обо)\s+[а-я]")
 _RO_TYPE = (
     r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
     r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|h\.?\s?g\.?|hotarar[a-z]*\s+(?:a\s+)?guvernului"
@@ -194,7 +202,11 @@ class ActRegistry:
         self._by_slug: dict[str, str] = {}
         self._by_title: list[tuple[str, str]] = []
         alias: dict[str, list[tuple[str, str]]] = {"ru": [], "ro": []}
+        # written forms that name the act only beside an article: alone, "ОСАГО" is the insurance, not the law
+        self.beside_article_only = frozenset(fold(n).strip() for e in entries for n in e.beside_article)
         for e in entries:
+            for name in e.beside_article:
+                alias[e.jurisdiction].append((_name_pattern(name, e.jurisdiction), e.key))
             for slug in (*e.slugs, e.key.split("/", 1)[1]):
                 self._by_slug[f"{e.jurisdiction}/{slug}"] = e.key
             for name in e.names:
@@ -383,7 +395,15 @@ class ActRegistry:
             if q is not None:
                 end = q.end()
             elif num is None:
+                if _UNKNOWN_TITLE.match(folded, end):
+                    return _act_match(
+                        pos, end, None, "law"
+                    )  # "Закона о полиции": a law, just not one we know
                 return None  # the bare word "закон" names no act
+        if num is None and end > m.end():
+            after = _RU_LAW_AFTER_TITLE.match(folded, end)  # «О ...» от 26.10.2002 № 127-ФЗ: the number last
+            if after is not None:
+                end = after.end()
         return _act_match(pos, end, key, "law")
 
     def _ro_law(self, m: re.Match[str]) -> ActMatch:
@@ -434,6 +454,7 @@ def _entry(item: dict[str, Any], path: Path, index: int) -> ActEntry:
         titles=_strings(item, "titles", path, index),
         slugs=_strings(item, "slugs", path, index),
         examples=_strings(item, "examples", path, index),
+        beside_article=_strings(item, "beside_article", path, index),
     )
 
 

@@ -279,3 +279,82 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
     assert all(text[c.start : c.end] == c.text for c in found)
     half = len(found) // 2
     assert [(c.article, c.part) for c in found[:half]] == [(c.article, c.part) for c in found[half:]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Вред возмещается по правилам статей 15 и 1064 ГК РФ.",
+            [("article", "ru/gk", "15", None, None), ("article", "ru/gk", "1064", None, None)],
+        ),
+        ("Штраф назначен по ст. 12.9 ч. 2 КоАП РФ.", [("article", "ru/koap", "12.9", None, "ч. 2")]),
+        ("Уволен по ст. 81 ч. 1 п. 6 ТК РФ.", [("article", "ru/tk", "81", None, "п. 6 ч. 1")]),
+        (
+            "Применяется Закон о защите прав потребителей (далее — Закон); см. ст. 22 Закона.",
+            [("act", "ru/zpp", None, None, None), ("article", "ru/zpp", "22", None, None)],
+        ),
+        (
+            "Нормы ГК РФ не помогут, а ст. 13 Закона о полиции — да.",
+            [("act", "ru/gk", None, None, None), ("article", "ru/fz-3", "13", None, None)],
+        ),
+        (
+            "Нормы ГК РФ не помогут, а ст. 9 Закона о туризме — да.",
+            [("act", "ru/gk", None, None, None), ("article", None, "9", None, None)],
+        ),
+        (
+            "См. ст. 61.2 Федерального закона «О несостоятельности (банкротстве)» от 26.10.2002 № 127-ФЗ.",
+            [("article", "ru/fz-127", "61.2", None, None)],
+        ),
+        ("Страховщик по ОСАГО отказал в выплате.", []),
+        ("Лимит установлен ст. 7 ОСАГО.", [("article", "ru/osago", "7", None, None)]),
+        (
+            "Нотариус действует по ст. 35 Основ законодательства о нотариате.",
+            [("article", "ru/zakon-4462-1", "35", None, None)],
+        ),
+    ],
+)
+def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:
+    assert rows(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Potrivit art. 31¹ din Legea nr. 10/2001.", [("article", "ro/lege-10-2001", "31^1", None, None)]),
+        (
+            "Potrivit art. 9 ind. 1 din Legea nr. 85/2014.",
+            [("article", "ro/lege-85-2014", "9^1", None, None)],
+        ),
+        (
+            "Conform art. 8 alin. (1^1) din Legea nr. 554/2004.",
+            [("article", "ro/lege-554-2004", "8", None, "alin. (1^1)")],
+        ),
+        (
+            "Cazurile de la art. 2.537 pct. 1–3 din Codul civil.",
+            [("article", "ro/cciv", "2537", None, "pct. 1")],
+        ),
+        (
+            "Procedura e reglementată de Legea nr. 151/2015 (art. 14 din lege).",
+            [
+                ("act", "ro/lege-151-2015", None, None, None),
+                ("article", "ro/lege-151-2015", "14", None, None),
+            ],
+        ),
+        (
+            "Se aplică O.U.G. nr. 140/2021, iar termenul este de 2 ani (art. 11 din ordonanță).",
+            [("act", "ro/oug-140-2021", None, None, None), ("article", "ro/oug-140-2021", "11", None, None)],
+        ),
+        (
+            "Fapta e prevăzută de art. 228 C.p., iar plângerea de art. 295 C.p.p.",
+            [("article", "ro/cpen", "228", None, None), ("article", "ro/cpp", "295", None, None)],
+        ),
+        (
+            "Raportul încetează potrivit art. 492 din Codul administrativ.",
+            [("article", "ro/oug-57-2019", "492", None, None)],
+        ),
+        ("Martorul C. Popescu a semnat art. 5 C. Pop.", [("article", None, "5", None, None)]),
+    ],
+)
+def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:
+    assert rows(text) == expected
