@@ -177,7 +177,8 @@ def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | Non
     """(title, type word, number, Civil Code part) from the title lines before the first article."""
     number = None
     for t in header[:15]:
-        m = _RU_NUMBER.search(t)
+        # an amendment list ("(В редакции ... № 77-ФЗ)") names other laws' numbers, never the act's own
+        m = _RU_NUMBER.search(t) if t[:1] != "(" and "редакц" not in t and "ред." not in t else None
         if m:
             number = m.group(1)
             break

@@ -27,6 +27,15 @@ POINT = re.compile(r"^(\d+(?:\.\d+)*)\)\s*")
 LETTER = re.compile(r"^([а-яё])\)\s*")
 REPEAL = re.compile(r"утратил[аио]?\s+силу|не\s+подлежащ\w*\s+применени|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
 _CONTEXT_FIRST = frozenset("ГРПЧ§")
+# A consultant's editorial note in a text or DOCX export, on a line of its own: "(в ред. Федерального закона от
+# ...)", "(абзац введен Федеральным законом ...)". The portal marks these as notes; plain text needs the words.
+EDIT_NOTE = re.compile(r"^\((?:в\s+ред\.|в\s+редакции\b|[^()]{0,80}?\bвведен[аоы]?\b)", re.I)
+# "Примечание." / "Примечания. 1. ..." closes the parts of an article (УК, КоАП): what follows explains terms,
+# and its own "1.", "2." are no parts of the article.
+NOTE_WORD = "Примечани"
+# A disposition ending with a dash ("..., -") runs on into its sanction ("наказывается ...", "влечет ..."):
+# one part, as the courts count parts of the criminal and administrative codes.
+_DASHES = ("-", "–", "—")
 SIGNATURE = re.compile(
     r"^(?:Президент|Председатель)(?:\s+Российской\s+Федерации|\s+Верховного\s+Совета(?:\s+[А-ЯЁ]+)*)?"
     r"\s*(?:[А-ЯЁ]\.\s?[А-ЯЁ]|$)|^Москва,\s+(?:Кремль|Дом\s+Советов)"
@@ -100,6 +109,8 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     repealed = False
     if not main:
         repealed = any(REPEAL.search(n) for n in notes) or bool(heading and REPEAL.search(heading))
+        if repealed:  # the note saying so is what a reader of the repealed article is shown
+            text = "\n".join(notes) or heading or ""
     elif heading and len(heading) > 8 and REPEAL.match(heading.lstrip("(")):
         repealed = True  # "Статья 7. Утратила силу." with the note as the heading
         text = "\n".join(notes) or (heading or "")
@@ -116,6 +127,11 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                        REPEALED if repealed else IN_FORCE, context))
     if repealed or not main:
         return
+    note_lines: list[str] = []
+    if NOTE_WORD in text:  # a C scan of the joined text spares the line loop in nearly every article
+        at = next((i for i, t in enumerate(main) if t.startswith(NOTE_WORD)), None)
+        if at is not None:
+            main, note_lines = main[:at], main[at:]
     numbered = any(t[0].isdigit() and PART.match(t) for t in main)
     part: str | None = None
     point: str | None = None
@@ -164,6 +180,9 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 part_lines.append(t)
             continue
         if part_unit is not None:
+            if part_lines[-1].endswith(_DASHES) and part_lines[-1][-2:-1] == " ":
+                part_lines.append(t)
+                continue
             part_unit[DRAFT_TEXT] = "\n".join(part_lines)
         plain_count += 1
         part, point = str(plain_count), None
@@ -174,6 +193,10 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             out.append(part_unit)
     if part_unit is not None:
         part_unit[DRAFT_TEXT] = "\n".join(part_lines)
+    if note_lines and f"{number}/note" not in seen:
+        seen.add(f"{number}/note")
+        out.append([number, f"{number}/note", "note", note_lines[0].split(".", 1)[0], None, "\n".join(note_lines),
+                    IN_FORCE, context])
 
 
 def parse_articles(lines: Iterable[Line]) -> list[Draft]:
@@ -211,6 +234,8 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 art = None
             continue
         if art is not None:
+            if first == "(" and ln.role is None and t[-1] == ")" and EDIT_NOTE.match(t):
+                ln = Line(t, "note")
             art.lines.append(ln)
     if art is not None:
         _emit_article(art, out, seen)
@@ -218,7 +243,8 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
 
 
 _LEVELS = (
-    ("ЧАСТЬ", 0), ("Часть", 0), ("Раздел", 1), ("РАЗДЕЛ", 1), ("Подраздел", 2), ("ПОДРАЗДЕЛ", 2),
+    ("ЧАСТЬ", 0), ("Часть", 0), ("ОБЩАЯ ЧАСТЬ", 0), ("ОСОБЕННАЯ ЧАСТЬ", 0), ("Общая часть", 0),
+    ("Особенная часть", 0), ("Раздел", 1), ("РАЗДЕЛ", 1), ("Подраздел", 2), ("ПОДРАЗДЕЛ", 2),
     ("Глава", 3), ("ГЛАВА", 3), ("§", 4), ("Параграф", 4), ("ПАРАГРАФ", 4),
 )
 
