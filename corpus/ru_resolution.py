@@ -83,11 +83,34 @@ def resolution_meta(lines: Sequence[Line]) -> ResolutionMeta:
     return ResolutionMeta(court, num.group(1) if num else None, date, title or clean(head_lines[0] if head_lines else ""))
 
 
+# A heading over a group of points ("Общие положения", "Неустойка"): a short line that does not end as a sentence
+# or list item does, standing right before the point it opens.
+_NOT_HEADING_END = (".", ",", ";", ":", ")", "»", '"', "-", "–", "—")
+
+
+def _opens_point(m: re.Match[str] | None, t: str, last: int, started: bool) -> bool:
+    """Whether a numbered line is the next point: next in sequence, and a sentence (a list quoted inside a point
+    numbers its items the same way, but they go on in lower case: "1. наличие у него убытков;")."""
+    if m is None or t[m.end() : m.end() + 1].islower():
+        return False
+    base, sub = int(m.group(1)), m.group(2)
+    if sub is None:
+        return base == last + 1 and (started or base == 1)
+    return base in (last, last + 1) and started
+
+
+def _is_heading(t: str, nxt: str, last: int, started: bool) -> bool:
+    return (len(t) < 200 and t[:1].isupper() and not t.endswith(_NOT_HEADING_END)
+            and _opens_point(POINT.match(nxt), nxt, last, started))
+
+
 def parse_points(lines: Sequence[Line]) -> list[Draft]:
     units: list[Draft] = []
     last = 0
     current: list[str] | None = None
     started = False
+    context: str | None = None
+    texts = [ln.text for ln in lines if ln.text]
 
     def close() -> None:
         if current is not None and units:
@@ -99,16 +122,11 @@ def parse_points(lines: Sequence[Line]) -> list[Draft]:
                     amend(u, "status", REPEALED)
 
     group: list[Draft] = []
-    for ln in lines:
-        t = ln.text
-        if not t:
-            continue
+    for i, t in enumerate(texts):
         m = POINT.match(t)
         if m:
             base, sub, to = int(m.group(1)), m.group(2), m.group(3)
-            ok_next = sub is None and base == last + 1
-            ok_sub = sub is not None and base in (last, last + 1) and started
-            if (ok_next or ok_sub) and (started or base == 1):
+            if _opens_point(m, t, last, started):
                 close()
                 started = True
                 written = m.group(0).strip().rstrip(".").strip()
@@ -119,10 +137,13 @@ def parse_points(lines: Sequence[Line]) -> list[Draft]:
                 else:
                     numbers = [str(base)]
                 last = int(to) if to is not None and sub is None and int(to) > base else base
-                group = [draft(n, n, "point", written, None, t, IN_FORCE, None) for n in numbers]
+                group = [draft(n, n, "point", written, None, t, IN_FORCE, context) for n in numbers]
                 units.extend(group)
                 current = [t]
                 continue
+        if i + 1 < len(texts) and texts[i + 1][:1].isdigit() and _is_heading(t, texts[i + 1], last, started):
+            context = clean(t)
+            continue
         if current is not None:
             if SIGNATURE.match(t):
                 close()
