@@ -15,6 +15,7 @@ from typing import Any
 from corpus.acts import act_for_ro_act, is_code
 from corpus.model import IN_FORCE, Draft, IngestFailure, Unit, draft, finish
 from corpus.numbering import normalise_ro
+from corpus.ro_markdown import SIGNATURE
 from corpus.ro_text import article_units, repair_question_marks, unify
 from corpus.ru_resolution import parse_points
 from corpus.ru_structure import Line, clean
@@ -116,9 +117,17 @@ def _points(text: str) -> list[Draft]:
     return parse_points([Line(p) for p in paras])
 
 
+# Divisions above the article, in the order they nest; a block opening with one is context, not text.
+_LEVELS = ("CARTEA", "TITLUL", "CAPITOLUL", "SECȚIUNEA", "PARAGRAFUL")
+_DIVISION = re.compile(r"^(" + "|".join(_LEVELS) + r")\b", re.I)
+# An article's title is its first paragraph when that reads as a name, not a sentence or a marked paragraph.
+_TITLE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,118}$")
+
+
 def _units(text: str) -> list[Draft]:
     out: list[Draft] = []
     seen: set[str] = set()
+    contexts: list[tuple[int, str]] = []
     for block in _BLOCK_SPLIT.split(text):
         paras = [p for p in _PARA_SPLIT.split(block.strip()) if p]
         if not paras:
@@ -126,6 +135,12 @@ def _units(text: str) -> list[Draft]:
         m = ARTICLE.match(paras[0])
         u = UNIC.match(paras[0]) if not m else None
         if not m and not u:
+            d = _DIVISION.match(paras[0])
+            if d and len(paras) <= 3:
+                level = _LEVELS.index(d.group(1).upper())
+                while contexts and contexts[-1][0] >= level:
+                    contexts.pop()
+                contexts.append((level, " ".join(paras)))
             continue
         if m:
             written = m.group(1).replace(" ", "")
@@ -135,5 +150,11 @@ def _units(text: str) -> list[Draft]:
             written, number = "unic", "unic"
             first = u.group(1).strip() if u else ""
         body = ([first] if first else []) + paras[1:]
-        article_units(number, written, None, body, None, seen, out)
+        # the law's closing formula and its signatures follow the last article in the same block
+        end = next((i for i, p in enumerate(body) if p[:1] in "PA" and SIGNATURE.match(p)), None)
+        if end is not None:
+            body = body[:end]
+        heading = body.pop(0) if len(body) > 1 and _TITLE.match(body[0]) else None
+        context = " / ".join(c for _, c in contexts) or None
+        article_units(number, written, heading, body, context, seen, out)
     return out
