@@ -88,6 +88,15 @@ class DecisionFinder:
             number = text[m.start("num") : m.end("num")] if num else None
             found.append(new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
                                   date=date, year=date[:4] if date else None, point=point))  # fmt: skip
+            nxt = ru.NEXT_DECISION.match(folded, m.end()) if num else None
+            while nxt is not None:
+                head, tail = nxt.start("head"), trim_end(text, 0, nxt.end())
+                d = nxt.group("d1") or nxt.group("d2")
+                date = iso_date(d) if d else None
+                found.append(new_citation(head, tail, text[head:tail], "decision", "ru", court=court,
+                                          number=text[nxt.start("num") : nxt.end("num")], date=date,
+                                          year=date[:4] if date else None))  # fmt: skip
+                nxt = ru.NEXT_DECISION.match(folded, nxt.end())
         for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
@@ -149,6 +158,14 @@ class DecisionFinder:
                     year=m.group("year") or m.group("year2"),
                 )
             )
+            nxt = ro.NEXT_DECISION.match(folded, m.end("year") if m.group("year") else m.end("year2"))
+            while nxt is not None:
+                num = nxt.group("num")
+                found.append(new_citation(nxt.start("head"), nxt.end(), text[nxt.start("head") : nxt.end()],
+                                          "decision", "ro", court=court,
+                                          number=num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", ""),
+                                          year=nxt.group("year") or nxt.group("year2")))  # fmt: skip
+                nxt = ro.NEXT_DECISION.match(folded, nxt.end())
         for m in ro.ECHR.finditer(folded) if echr else ():
             found.append(
                 new_citation(

@@ -58,6 +58,8 @@ DEC_NUM = (
     r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
     rf"(?:\s*/\s*(?P<year>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<year2>\d{{4}}))(?!\d)"
 )
+# "Deciziile ÎCCJ nr. 1/2016 și nr. 2/2017": the next decision of the same court
+NEXT_DECISION = re.compile(rf"\s*(?:,|si)\s+(?P<head>{DEC_NUM})")
 LOWER = r"(?:curtea\s+de\s+apel|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
 LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s+\d|[a-z-]+)"
 

@@ -75,12 +75,17 @@ def decision_patterns(courts: str) -> tuple[re.Pattern[str], re.Pattern[str], re
     """
     body = _COURT_BODY.format(courts=courts)
     return (
-        re.compile(rf"{_DOC}\s+(?:[а-я]+\s+){{0,3}}?{body}{_TAIL}"),
+        re.compile(rf"{_DOC}\s+(?:(?!{_DOC})[а-я]+\s+){{0,3}}?{body}{_TAIL}"),  # the nearest document word
         re.compile(rf"(?<![а-яa-z]){body}\s+(?:в\s+(?:сво[её]м\s+)?)?\Z"),
         re.compile(rf"{_DOC}{_TAIL}"),
     )
 
 
+# "постановлениях Пленума ВС РФ от 23.06.2015 № 25 и от 24.03.2016 № 7": the next decision of the same court
+NEXT_DECISION = re.compile(
+    rf"\s*(?:,|и|а\s+также)\s+(?P<head>(?:от\s+(?P<d1>{DATE})\s*)?(?:№|n)\s*"
+    rf"(?P<num>\d[0-9а-яa-z]*(?:[/-][0-9а-яa-z]+)*)(?:\s+от\s+(?P<d2>{DATE}))?)"
+)
 POINT_BEFORE = re.compile(rf"{POINT[:-1]}\Z")  # not after a letter: see citations.text.search_back
 POINT_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz")
 LOWER_PREFIX = re.compile(r"(?<![а-яa-z])(?:апелляционн[а-я]*|кассационн[а-я]*)\s+\Z")

@@ -358,3 +358,22 @@ def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expect
 )
 def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:
     assert rows(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Это разъяснено в постановлениях Пленума ВС РФ от 23.06.2015 № 25 и от 24.03.2016 № 7.",
+            [("decision", "ВС РФ Пленум", "25"), ("decision", "ВС РФ Пленум", "7")],
+        ),
+        (
+            "Deciziile ÎCCJ nr. 1/2016 și nr. 2/2017 au clarificat problema.",
+            [("decision", "ÎCCJ", "1"), ("decision", "ÎCCJ", "2")],
+        ),
+    ],
+)
+def test_a_list_of_decisions_gives_each_its_own_citation_with_the_shared_court(
+    text: str, expected: list[Row]
+) -> None:
+    assert rows(text) == expected
