@@ -3,9 +3,10 @@
 Matching as ../shared/citations/README.md describes: per item, the set of (act, article, article_to) for
 articles, (court, number) for decisions and (act) for acts, predicted against gold; precision, recall and F1
 per kind and jurisdiction. `--errors` lists what was missed and what was invented; `--half odd|even` scores
-one half only (develop on one half, check on the other).
+one half only (develop on one half, check on the other). `--sets` scores other labelled sets of the same format
+instead, e.g. our own probe sets (tests/citations/data/probe-*.jsonl), or `--sets probe` for those.
 
-    .venv/bin/python benchmarks/citations_accuracy.py [--errors] [--half odd|even] [FILE...]
+    .venv/bin/python benchmarks/citations_accuracy.py [--errors] [--half odd|even] [--sets PATH|probe ...] [FILE...]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from citations import Citation, extract
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "citations"
+PROBES = Path(__file__).resolve().parents[1] / "tests" / "citations" / "data"
 Key = tuple[Any, ...]
 
 
@@ -85,8 +87,14 @@ def main() -> None:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--errors", action="store_true")
     ap.add_argument("--half", choices=("odd", "even"))
+    ap.add_argument(
+        "--sets", nargs="+", default=[], metavar="PATH", help="labelled sets to score ('probe': ours)"
+    )
     args = ap.parse_args()
-    files = args.files or sorted(SHARED.glob("*-dev.jsonl"))
+    sets = [
+        p for s in args.sets for p in (sorted(PROBES.glob("probe-*.jsonl")) if s == "probe" else [Path(s)])
+    ]
+    files = [*args.files, *sets] or sorted(SHARED.glob("*-dev.jsonl"))
     counts = score(files, args.half, args.errors)
     print(
         f"{'jurisdiction':<13}{'kind':<10}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}{'F1':>7}"
