@@ -67,7 +67,8 @@ LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s
 def decision_pattern(courts: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DEC_WORD}"
-        rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?\s+{DEC_NUM}"
+        rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]|ril|hp|\((?:ril|hp)\)))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?"
+        rf"\s+{DEC_NUM}"
         rf"(?:\s*,?\s*(?:a|al|pronuntata\s+de|data\s+de|emisa\s+de|din)\s+(?:(?P<post>{courts})|(?P<lowgen>{LOWER_GEN})))?"
         r"(?P<tail>(?:\s*(?:,|-)\s*(?:completul\s+pentru\s+dezlegarea\s+unor\s+chestiuni\s+de\s+drept|"
         r"completul\s+competent\s+sa\s+judece\s+recursul\s+in\s+interesul\s+legii|sectia\s+[a-z0-9 -]{1,30}?(?=[,.;)]|$)))*)"

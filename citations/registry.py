@@ -107,7 +107,8 @@ def _name_pattern(name: str, jurisdiction: str) -> str:
 _RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
 _RU_LAW = (
     r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
-    rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-\d+)?)(?P<fz>-фз)?)?(?:\s+от\s+{DATE})?"
+    rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
+    rf"(?:\s+от\s+{DATE})?"
 )
 _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
@@ -383,6 +384,8 @@ class ActRegistry:
         key: str | None = None
         num = m.group("num")
         if num is not None:
+            if num.endswith("-i"):
+                num = num[:-1] + "1"  # "№ 2300-I": the Roman one of the Supreme Soviet's laws
             head = m.group("lawhead")
             slug = f"fz-{num}" if (m.group("fz") or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
             key = self._slug("ru", slug)

@@ -308,6 +308,7 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
         ),
         ("Страховщик по ОСАГО отказал в выплате.", []),
         ("Лимит установлен ст. 7 ОСАГО.", [("article", "ru/osago", "7", None, None)]),
+        ("Смотрите ст. 8 Закона РФ от 07.02.1992 № 2300-I.", [("article", "ru/zpp", "8", None, None)]),
         (
             "Нотариус действует по ст. 35 Основ законодательства о нотариате.",
             [("article", "ru/zakon-4462-1", "35", None, None)],
@@ -354,6 +355,10 @@ def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expect
             [("article", "ro/oug-57-2019", "492", None, None)],
         ),
         ("Martorul C. Popescu a semnat art. 5 C. Pop.", [("article", None, "5", None, None)]),
+        (
+            "Dreptul e garantat de art. 10 din Legea fundamentală.",
+            [("article", "ro/constitutie", "10", None, None)],
+        ),
     ],
 )
 def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:
@@ -371,6 +376,8 @@ def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expec
             "Deciziile ÎCCJ nr. 1/2016 și nr. 2/2017 au clarificat problema.",
             [("decision", "ÎCCJ", "1"), ("decision", "ÎCCJ", "2")],
         ),
+        ("Conform Decizia RIL nr. 3/2020, soluția e unitară.", [("decision", "ÎCCJ", "3")]),
+        ("Prin Decizia HP nr. 5/2019 a ICCJ s-a statuat.", [("decision", "ÎCCJ", "5")]),
     ],
 )
 def test_a_list_of_decisions_gives_each_its_own_citation_with_the_shared_court(
