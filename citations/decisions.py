@@ -47,7 +47,12 @@ class DecisionFinder:
         """Russian decisions. The gate below assumes every Russian court pattern (courts.yaml) holds "суд" or
         "еспч" or ends in "ВС/КС/ВАС РФ": a court named otherwise needs its word added to the gate."""
         found: list[Citation] = []
-        if "суд" not in folded and "еспч" not in folded and not _names_court_abbreviation(folded):
+        if (
+            "суд" not in folded
+            and "еспч" not in folded
+            and "пленум" not in folded
+            and not _names_court_abbreviation(folded)
+        ):
             return found  # no court named at all: skip the decision scans (most answers)
         after_word, court_before, rest = self._ru_decisions
         for p in _word_starts(folded, ru.DOC_WORDS):
@@ -59,23 +64,27 @@ class DecisionFinder:
                 pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
                 if pb is not None:
                     start, point = pb.start(), pb.group("point")
-                court_m: re.Match[str] = m
+                court = self._ru_court(m)
             else:
                 cb = court_before.search(folded, max(0, p - 160), p)
                 m = rest.match(folded, p) if cb is not None else None
-                if cb is None or m is None:
-                    low = ru.LOWER_COURT.match(folded, p)
-                    if low is not None:
-                        prefix = ru.LOWER_PREFIX.search(folded, max(0, p - 30), p)
-                        found.append(self._ru_lower(text, low, prefix.start() if prefix else p))
-                    continue
-                start, court_m = cb.start(), cb
+                if cb is not None and m is not None:
+                    start, court = cb.start(), self._ru_court(cb)
+                else:
+                    m = ru.PLENUM_ALONE.match(folded, p)
+                    if m is None:
+                        low = ru.LOWER_COURT.match(folded, p)
+                        if low is not None:
+                            prefix = ru.LOWER_PREFIX.search(folded, max(0, p - 30), p)
+                            found.append(self._ru_lower(text, low, prefix.start() if prefix else p))
+                        continue
+                    court = _plenum_spoken_of(folded, p)
+                    pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
+                    if pb is not None:
+                        start, point = pb.start(), pb.group("point")
             num, d = m.group("num"), m.group("d1") or m.group("d2")
             if num is None and d is None:
                 continue
-            court = self._canonical_court(court_m.group("court"), "ru")
-            if court_m.group("court2"):
-                court = f"{court} / {self._canonical_court(court_m.group('court2'), 'ru')}"
             date = iso_date(d) if d else None
             end = m.end()
             after = ru.POINT_AFTER.match(folded, end)
@@ -101,6 +110,12 @@ class DecisionFinder:
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
         return _no_overlaps(found)
+
+    def _ru_court(self, m: re.Match[str]) -> str | None:
+        court = self._canonical_court(m.group("court"), "ru")
+        if m.group("court2"):
+            court = f"{court} / {self._canonical_court(m.group('court2'), 'ru')}"
+        return court
 
     def _ru_lower(self, text: str, m: re.Match[str], start: int) -> Citation:
         end = trim_end(text, start, m.end())
@@ -209,6 +224,13 @@ class DecisionFinder:
                 if dist >= 0 and (best is None or dist < best[0]):
                     best = (dist, c.court)
         return best[1] if best else None
+
+
+def _plenum_spoken_of(folded: str, pos: int) -> str:
+    """ "постановления Пленума от ... № 9" names no court: the Plenum is that of the supreme court named last
+    before it (the Higher Arbitration Court's when that is the one), the Supreme Court's by default."""
+    named = ru.SUPREME_COURT_NAMED.findall(folded, max(0, pos - 400), pos)
+    return "ВАС РФ Пленум" if named and named[-1] else "ВС РФ Пленум"  # the group holds the ВАС reading only
 
 
 def _mechanism(folded: str, start: int, end: int) -> str | None:

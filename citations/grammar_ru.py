@@ -16,7 +16,7 @@ PART_VAL = r"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w))"
 PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
 PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
 # "статей" is the plural genitive of "статья"
-ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стать[яиеюйё][а-я]*(?![а-я])|статей(?![а-я]))"
+ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стать[яиеюйё][а-я]*(?![а-я])|статей(?![а-я])|ст(?=[ \t]+\d))"
 NUM = r"\d+(?:\.\d+)*(?![\d])"
 _NOT_ARTICLE = (
     r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
@@ -85,6 +85,9 @@ NEXT_DECISION = re.compile(
     rf"\s*(?:,|и|а\s+также)\s+(?P<head>(?:от\s+(?P<d1>{DATE})\s*)?(?:№|n)\s*"
     rf"(?P<num>\d[0-9а-яa-z]*(?:[/-][0-9а-яa-z]+)*)(?:\s+от\s+(?P<d2>{DATE}))?)"
 )
+# "постановления Пленума от 29.05.2012 № 9": the Plenum without its court, which the answer named before (if at all)
+PLENUM_ALONE = re.compile(rf"{_DOC}\s+пленум[а-я]*(?!\s+(?:верховн|высш|вс\b|вас\b)){_TAIL}(?<=\d)")
+SUPREME_COURT_NAMED = re.compile(r"(?P<vas>вас\s+рф|высш[а-я]*\s+арбитражн)|вс\s+рф|верховн[а-я]*\s+суд")
 POINT_BEFORE = re.compile(rf"{POINT[:-1]}\Z")  # not after a letter: see citations.text.search_back
 POINT_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz")
 LOWER_PREFIX = re.compile(r"(?<![а-яa-z])(?:апелляционн[а-я]*|кассационн[а-я]*)\s+\Z")

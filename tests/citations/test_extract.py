@@ -309,6 +309,8 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
         ("Страховщик по ОСАГО отказал в выплате.", []),
         ("Лимит установлен ст. 7 ОСАГО.", [("article", "ru/osago", "7", None, None)]),
         ("Смотрите ст. 8 Закона РФ от 07.02.1992 № 2300-I.", [("article", "ru/zpp", "8", None, None)]),
+        ("Проценты взыскиваются по ст 395 ГК РФ.", [("article", "ru/gk", "395", None, None)]),
+        ("Товар соответствует ГОСТ 12345-2019 и гост 123.", []),
         (
             "Нотариус действует по ст. 35 Основ законодательства о нотариате.",
             [("article", "ru/zakon-4462-1", "35", None, None)],
@@ -375,6 +377,14 @@ def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expec
         (
             "Deciziile ÎCCJ nr. 1/2016 și nr. 2/2017 au clarificat problema.",
             [("decision", "ÎCCJ", "1"), ("decision", "ÎCCJ", "2")],
+        ),
+        (
+            "Верховный Суд РФ в п. 28 постановления Пленума от 28.06.2012 № 17 это разъяснил.",
+            [("decision", "ВС РФ Пленум", "17")],
+        ),
+        (
+            "ВАС РФ в постановлении Пленума от 23.12.2010 № 63 указал иное.",
+            [("decision", "ВАС РФ Пленум", "63")],
         ),
         ("Conform Decizia RIL nr. 3/2020, soluția e unitară.", [("decision", "ÎCCJ", "3")]),
         ("Prin Decizia HP nr. 5/2019 a ICCJ s-a statuat.", [("decision", "ÎCCJ", "5")]),
