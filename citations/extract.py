@@ -23,7 +23,9 @@ from citations.model import Citation, Jurisdiction, new_citation
 from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end
 
-_ACT_THEN_ARTICLE = re.compile(r"[ \t]*[,:][ \t]*")
+_ACT_THEN_ARTICLE = re.compile(
+    r"[ \t]*(?:[,:-][ \t]*)?"
+)  # "ГК РФ, ст. 333", "ГК РФ ст. 333", "КоАП РФ — ст. 20.1"
 
 
 @dataclass(slots=True)

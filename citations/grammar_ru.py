@@ -23,7 +23,8 @@ _NOT_ARTICLE = (
     r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря))"
 )
 ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}"
-ITEMS = rf"{ITEM}(?:\s*(?:,|;|и|или)\s*(?:ст\.\s*)?{ITEM})*"
+# A list may go on over a line break after "," or "и", not after ";": that ends an entry of a numbered list
+ITEMS = rf"{ITEM}(?:(?:\s*(?:,|и|или)\s*|\s*;[ \t]*)(?:ст\.\s*)?{ITEM})*"
 
 # The scan starts at the article word (a literal prefix the regex engine skips to in C); the subdivisions
 # written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_SCAN.

@@ -312,6 +312,18 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
         ("Проценты взыскиваются по ст 395 ГК РФ.", [("article", "ru/gk", "395", None, None)]),
         ("Товар соответствует ГОСТ 12345-2019 и гост 123.", []),
         (
+            "См.: ГК РФ ст. 333; КоАП РФ — ст. 20.1.",
+            [("article", "ru/gk", "333", None, None), ("article", "ru/koap", "20.1", None, None)],
+        ),
+        (
+            "Основания:\n3) ГПК РФ, ст. 264, 267;\n4) Налоговый кодекс РФ, ст. 333.24.",
+            [
+                ("article", "ru/gpk", "264", None, None),
+                ("article", "ru/gpk", "267", None, None),
+                ("article", "ru/nk", "333.24", None, None),
+            ],
+        ),
+        (
             "Нотариус действует по ст. 35 Основ законодательства о нотариате.",
             [("article", "ru/zakon-4462-1", "35", None, None)],
         ),
