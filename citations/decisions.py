@@ -51,6 +51,8 @@ class DecisionFinder:
             "суд" not in folded
             and "еспч" not in folded
             and "пленум" not in folded
+            and "пвс" not in folded
+            and "пвас" not in folded
             and not _names_court_abbreviation(folded)
         ):
             return found  # no court named at all: skip the decision scans (most answers)
@@ -106,6 +108,19 @@ class DecisionFinder:
                                           number=text[nxt.start("num") : nxt.end("num")], date=date,
                                           year=date[:4] if date else None))  # fmt: skip
                 nxt = ru.NEXT_DECISION.match(folded, nxt.end())
+        for p in _word_starts(folded, ("ппвс", "ппвас", "пвс")) if "пв" in folded else ():
+            m = ru.PLENUM_INITIALS.match(folded, p)
+            if m is None or (p and folded[p - 1].isalpha()) or m.group("num") is None:
+                continue
+            pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
+            start, end = (pb.start() if pb is not None else p), trim_end(text, p, m.end())
+            d = m.group("d1") or m.group("d2")
+            date = iso_date(d) if d else None
+            found.append(new_citation(start, end, text[start:end], "decision", "ru",
+                                      court="ВАС РФ Пленум" if m.group("vas") else "ВС РФ Пленум",
+                                      number=text[m.start("num") : m.end("num")], date=date,
+                                      year=date[:4] if date else None,
+                                      point=pb.group("point") if pb is not None else None))  # fmt: skip
         for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
@@ -138,7 +153,9 @@ class DecisionFinder:
             start = m.start()
             court: str | None = None
             written = m.group("pre") or m.group("post")
-            if written:
+            if m.group("dcc"):
+                court = "CCR"
+            elif written:
                 court = self._canonical_court(written, "ro")
             else:
                 lower = ro.LOWER_BEFORE.search(folded, max(0, start - 90), start)

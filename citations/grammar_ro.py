@@ -16,7 +16,7 @@ INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
 NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+)(?![\d]){INDEX}?"
 _ALIN_VAL = r"(?:\(\d+(?:\^\d+)?\)|\d+)"
 ALIN = (
-    rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(]))\s*{_ALIN_VAL}"
+    rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(])|al\.(?=\s*[\d(]))\s*{_ALIN_VAL}"  # "al. (2)" too
     rf"(?:\s*(?:,|si|-)\s*{_ALIN_VAL})*"
 )
 LIT = r"(?:lit\.|litera|literele)\s*[a-z](?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]\))*"
@@ -36,7 +36,14 @@ UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 # look-behind, so the engine skips in C to where a subdivision word begins.
 PARTS_SCAN = re.compile(rf"(?P<parts>{PRE})\Z")
 PARTS_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-DOC_WORDS = ("decizi", "hotarar", "sentint", "incheier")  # where a decision citation may begin
+DOC_WORDS = (
+    "decizi",
+    "hotarar",
+    "sentint",
+    "incheier",
+    "dcc",
+    "d.c.c",
+)  # where a decision citation may begin
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
@@ -55,7 +62,8 @@ NOT_AN_ACT = re.compile(
 )
 CONNECTOR = re.compile(r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si)?\s*")
 
-DEC_WORD = r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*)"
+# "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
+DEC_WORD = r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z])))"
 DEC_NUM = (
     r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
     rf"(?:\s*/\s*(?P<year>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<year2>\d{{4}}))(?!\d)"

@@ -88,6 +88,8 @@ NEXT_DECISION = re.compile(
 )
 # "постановления Пленума от 29.05.2012 № 9": the Plenum without its court, which the answer named before (if at all)
 PLENUM_ALONE = re.compile(rf"{_DOC}\s+пленум[а-я]*(?!\s+(?:верховн|высш|вс\b|вас\b)){_TAIL}(?<=\d)")
+# "ППВС РФ № 9", "ППВАС от 23.12.2010 № 63": a Plenum resolution by its initials (document word and court in one)
+PLENUM_INITIALS = re.compile(rf"п?пв(?P<vas>а)?с(?:\s+рф)?(?![а-я]){_TAIL}(?<=\d)")
 SUPREME_COURT_NAMED = re.compile(r"(?P<vas>вас\s+рф|высш[а-я]*\s+арбитражн)|вс\s+рф|верховн[а-я]*\s+суд")
 POINT_BEFORE = re.compile(rf"{POINT[:-1]}\Z")  # not after a letter: see citations.text.search_back
 POINT_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz")
