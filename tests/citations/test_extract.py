@@ -373,6 +373,10 @@ def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expect
             "Dreptul e garantat de art. 10 din Legea fundamentală.",
             [("article", "ro/constitutie", "10", None, None)],
         ),
+        (
+            "Potrivit art. 3 al. (2) din Legea nr. 193/2000.",
+            [("article", "ro/lege-193-2000", "3", None, "alin. (2)")],
+        ),
     ],
 )
 def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:
@@ -397,6 +401,15 @@ def test_romanian_shapes_beyond_the_common_order_keep_their_act(text: str, expec
         (
             "ВАС РФ в постановлении Пленума от 23.12.2010 № 63 указал иное.",
             [("decision", "ВАС РФ Пленум", "63")],
+        ),
+        (
+            "Это разъяснено в п. 36 ППВС РФ № 9 и в п. 2 ППВАС № 63.",
+            [("decision", "ВС РФ Пленум", "9"), ("decision", "ВАС РФ Пленум", "63")],
+        ),
+        ("Конституционный Суд в Постановлении от 27.10.2015 № 28-П указал.", [("decision", "КС РФ", "28-П")]),
+        (
+            "DCC nr. 895/2015 și D.C.C. nr. 1/2012 sunt relevante.",
+            [("decision", "CCR", "895"), ("decision", "CCR", "1")],
         ),
         ("Conform Decizia RIL nr. 3/2020, soluția e unitară.", [("decision", "ÎCCJ", "3")]),
         ("Prin Decizia HP nr. 5/2019 a ICCJ s-a statuat.", [("decision", "ÎCCJ", "5")]),
