@@ -1,34 +1,39 @@
 """DOCX as paragraphs, with the standard library's zip and lxml only (a DOCX is a zip of XML).
 
-Paragraph text is produced by lxml's C serializer in one pass (a newline after each ``w:p``) rather
-than by walking runs in Python: the bankruptcy law's 7.7 MB document.xml reads 4x faster that way.
+Paragraph text is gathered in one pass over the tree's paragraphs, runs' text, tabs and breaks, which lxml
+filters by tag in C: field codes (``w:instrText``) and deleted revisions (``w:delText``) are other tags, so
+what a reader of the document sees is what is read. Marking every paragraph's tail and serialising the tree
+as text did the same in two passes and was a quarter slower on the bankruptcy law's 7.7 MB document.xml.
+Both the transitional namespace Word writes and the strict ISO one are read.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lxml import etree
-
 from corpus.limits import Limits, parse_xml, read_zip_member
 from corpus.ru_structure import Line, clean
 
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_P = _W + "p"
-# field codes and deleted revisions are not text a reader sees; run and paragraph properties hold no text
-_HIDDEN = frozenset({_W + "instrText", _W + "delText"})
+_TRANSITIONAL = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_STRICT = "{http://purl.oclc.org/ooxml/wordprocessingml/main}"
+_EDITOR_NOTE = "КонсультантПлюс: примечание"
 
 
 def docx_lines(path: Path, limits: Limits) -> list[Line]:
     root = parse_xml(read_zip_member(path, "word/document.xml", limits))
-    # one walk marks everything (a strip and two iterations walked the 7.7 MB tree three times)
-    for el in root.iter(_P, _W + "tab", _W + "br", _W + "cr", *_HIDDEN):
+    w = _STRICT if root.tag.startswith(_STRICT) else _TRANSITIONAL
+    p, t = w + "p", w + "t"
+    paragraphs: list[str] = []
+    runs: list[str] = []
+    for el in root.iter(p, t, w + "tab", w + "br", w + "cr"):
         tag = el.tag
-        if tag == _P:
-            el.tail = "\n" + el.tail if el.tail else "\n"
-        elif tag in _HIDDEN:
-            el.text = None
+        if tag == t:
+            if el.text:
+                runs.append(el.text)
+        elif tag == p:  # a paragraph opens: the text gathered so far is the one before it
+            paragraphs.append("".join(runs))
+            runs.clear()
         else:
-            el.tail = " " + el.tail if el.tail else " "
-    text = etree.tostring(root, method="text", encoding="unicode")
-    return [Line(t) for t in map(clean, text.split("\n")) if not t.startswith("КонсультантПлюс: примечание")]
+            runs.append(" ")
+    paragraphs.append("".join(runs))
+    return [Line(text) for text in map(clean, paragraphs[1:]) if not text.startswith(_EDITOR_NOTE)]

@@ -30,3 +30,12 @@ def _docx(tmp_path: Path, body: str) -> Path:
 ])
 def test_a_docx_reads_as_its_visible_paragraphs(tmp_path: Path, body: str, lines: list[str]) -> None:
     assert [ln.text for ln in docx_lines(_docx(tmp_path, body), DEFAULT_LIMITS) if ln.text] == lines
+
+
+def test_a_docx_in_the_strict_iso_namespace_reads_like_a_transitional_one(tmp_path: Path) -> None:
+    path = tmp_path / "strict.docx"
+    body = "<w:p><w:r><w:t>Статья 1.</w:t></w:r></w:p><w:p><w:r><w:t>Текст</w:t><w:tab/><w:t>дальше</w:t></w:r></w:p>"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("word/document.xml", '<w:document xmlns:w="http://purl.oclc.org/ooxml/wordprocessingml/main">'
+                                         f"<w:body>{body}</w:body></w:document>")
+    assert [ln.text for ln in docx_lines(path, DEFAULT_LIMITS) if ln.text] == ["Статья 1.", "Текст дальше"]
