@@ -39,12 +39,13 @@ PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
 PART_VAL_RE = re.compile(PART_VAL)
 
 # A reference back names the act by a pointing word ("того же закона", "указанного Кодекса"), or by the bare
-# word when nothing follows it in the sentence: "ст. 22 Закона," after "Закон о защите прав потребителей
-# (далее — Закон)". A bare "Закона о ..." naming an act we do not know is not one (see registry._ru_law).
+# word when no title, date or number of its own follows: "ст. 22 Закона продавец обязан" after "Закон о защите
+# прав потребителей (далее — Закон)". A bare "Закона о ..." naming an act we do not know is not one (see
+# registry._ru_law), and "Закона Московской области" points back to a law, never to a code.
 REFERENCE = re.compile(
     r"\s*(?:(?:указанн|названн|эт|того\s+же|данн|настоящ|вышеуказанн|вышеназванн|упомянут|соответствующ)[а-я]*"
     r"\s+(?P<what>федеральн[а-я]*\s+закон|закон|кодекс|фз)[а-я]*(?![а-я])"
-    r"|(?:закон|кодекс)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)))"
+    r"|(?:закон|кодекс)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)|\s+(?!(?:о|об|обо|от|рф|российской|рсфср)(?![а-я]))[а-я]))"
 )
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
