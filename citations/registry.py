@@ -117,6 +117,7 @@ _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
 _RU_LAW_AFTER_TITLE = re.compile(
     rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фз)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
 )
+_BARE_NUMBER_AFTER = re.compile(r"\s+(\d+)-фз(?![а-я])")
 _UNKNOWN_TITLE = re.compile(r"\s+(?:о|об|обо)\s+[а-я]")
 _RO_TYPE = (
     r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
@@ -398,6 +399,9 @@ class ActRegistry:
             if q is not None:
                 end = q.end()
             elif num is None:
+                bare = _BARE_NUMBER_AFTER.match(folded, end)
+                if bare is not None:  # "Федерального закона 127-ФЗ": the number without its sign
+                    return _act_match(pos, bare.end(), self._slug("ru", f"fz-{bare.group(1)}"), "law")
                 if _UNKNOWN_TITLE.match(folded, end):
                     return _act_match(
                         pos, end, None, "law"
