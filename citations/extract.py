@@ -148,11 +148,13 @@ class Extractor:
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
-                ref = reference.match(folded, items_end)
+                # what follows the article, past any subdivision written after it ("ст. 5 п. 2 договора")
+                after = pos.end() if is_ru and pos is not None and pos.group("after") else items_end
+                ref = reference.match(folded, after)
                 if ref is not None:
                     unit.ref = _ref_kind(ref.group(0))
                     unit.act_start, unit.act_end = items_end, ref.end()
-                elif not_an_act.match(folded, items_end):
+                elif not_an_act.match(folded, after):
                     continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
             units.append(unit)
         return units

@@ -311,6 +311,10 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
         ("Смотрите ст. 8 Закона РФ от 07.02.1992 № 2300-I.", [("article", "ru/zpp", "8", None, None)]),
         ("Проценты взыскиваются по ст 395 ГК РФ.", [("article", "ru/gk", "395", None, None)]),
         (
+            "ГК РФ важен. По ст. 7 п. 2 договора аренды и ст. 1153 п. 2 того же кодекса.",
+            [("act", "ru/gk", None, None, None), ("article", "ru/gk", "1153", None, None)],
+        ),
+        (
             "ГК РФ важен, но см. ст. 5 Федерального закона 127-ФЗ.",
             [("act", "ru/gk", None, None, None), ("article", "ru/fz-127", "5", None, None)],
         ),
