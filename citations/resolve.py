@@ -11,6 +11,8 @@ lands on that point of the resolution, and is not_found when the resolution list
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Protocol
@@ -19,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from citations.model import Citation, Resolution
+from citations.parts import parted_acts
 from citations.registry import default_registry
 from citations.units import EMPTY, NUMBERED_TEXT, UnitTree, build_trees, part_levels
 
@@ -41,6 +44,11 @@ class Lookup(Protocol):
         ...
 
     def has_court(self, court: str) -> bool: ...
+
+    def has_article_between(self, act: str, first: int, last: int) -> bool:
+        """Whether the corpus holds any article of `act` numbered first..last (by the leading number): does
+        it hold that part of a code enacted in parts (citations.parts)."""
+        ...
 
     def units(self, doc_id: str) -> UnitTree:
         """Every unit of a document, for the part of an article or the point of a resolution."""
@@ -67,6 +75,7 @@ class SetLookup:
         self._acts: dict[str, set[str]] = defaultdict(set)
         self._decisions: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._courts: set[str] = set()
+        numbers: dict[str, set[int]] = defaultdict(set)
         for doc_id, act, article, path in articles:
             entries = self._units[(act, article)]
             if all(d != doc_id for d, _ in entries):
@@ -77,6 +86,10 @@ class SetLookup:
                 entries[:] = [(d, path if d == doc_id else p) for d, p in entries]
             self._by_article[article].add(act)
             self._acts[act].add(doc_id)
+            lead = _LEADING_NUMBER.match(article)
+            if lead is not None:
+                numbers[act].add(int(lead.group()))
+        self._numbers = {act: sorted(found) for act, found in numbers.items()}
         for doc_id, act in acts:
             self._acts[act].add(doc_id)
         for doc_id, court, number in decisions:
@@ -146,6 +159,11 @@ class SetLookup:
     def has_court(self, court: str) -> bool:
         return court in self._courts
 
+    def has_article_between(self, act: str, first: int, last: int) -> bool:
+        numbers = self._numbers.get(act, [])
+        i = bisect_left(numbers, first)
+        return i < len(numbers) and numbers[i] <= last
+
     def units(self, doc_id: str) -> UnitTree:
         return self._trees.get(doc_id, EMPTY)
 
@@ -169,16 +187,16 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
         return Resolution(c, "unknown_act", None, None, others, f"{c.act} ({title}) is not in the corpus")
     if c.kind == "act" or c.article is None:
         docs = lookup.act_documents(c.act)
-        if len(docs) > 1:
-            return Resolution(
-                c, "ambiguous", None, None, (), f"{c.act} is held by {len(docs)} documents: {', '.join(docs)}"
-            )
-        return Resolution(c, "found", docs[0] if docs else None, None, (), f"{c.act} is in the corpus")
+        held = f" ({len(docs)} documents: {', '.join(docs)})" if len(docs) > 1 else ""
+        return Resolution(c, "found", docs[0] if docs else None, None, (), f"{c.act} is in the corpus{held}")
     wanted = [c.article] + ([c.article_to] if c.article_to else [])
     hits = [lookup.article(c.act, a) for a in wanted]
     others = tuple(a for a in lookup.acts_with_article(c.article) if a != c.act)
     missing = [a for a, h in zip(wanted, hits, strict=True) if not h]
     if missing:
+        absent = _part_not_held(c.act, missing, lookup)
+        if absent is not None:
+            return Resolution(c, "unknown_act", None, None, others, absent)
         hint = f"; article {c.article} exists in {', '.join(others)}" if others else ""
         return Resolution(
             c,
@@ -210,7 +228,8 @@ def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
 
 def _decision(c: Citation, lookup: Lookup) -> Resolution:
     court = c.court or "?"
-    if not default_registry().is_verifiable(c.court):
+    # a joint resolution ("ВС РФ Пленум / ВАС РФ Пленум") is as verifiable as the courts that made it
+    if not c.court or not all(default_registry().is_verifiable(one) for one in c.court.split(" / ")):
         return Resolution(
             c,
             "unverifiable",
@@ -244,7 +263,25 @@ def _decision(c: Citation, lookup: Lookup) -> Resolution:
         )
     if not lookup.has_court(court):
         return Resolution(c, "unknown_act", None, None, (), f"the corpus holds no decisions of {court}")
-    return Resolution(c, "not_found", None, None, (), f"{court} No {c.number} is not in the corpus")
+    # Holding some decisions of a court proves nothing about the others: not_found would call a real one
+    # invented. A held decision without the cited point is not_found (above).
+    return Resolution(c, "unknown_act", None, None, (), f"{court} No {c.number} is not in the corpus (it holds "
+                      f"other decisions of {court})")  # fmt: skip
+
+
+def _part_not_held(act: str, articles: list[str], lookup: Lookup) -> str | None:
+    """Why an article missing from a code enacted in parts cannot be judged: its part is not in the corpus."""
+    parted = parted_acts().get(act)
+    if parted is None:
+        return None
+    for article in articles:
+        part = parted.part_of(article)
+        if part is not None and not lookup.has_article_between(act, part.first, part.last):
+            return f"article {article} is in {part.name} of {act}, which the corpus does not hold"
+    return None
+
+
+_LEADING_NUMBER = re.compile(r"\d+")
 
 
 def _decision_number(number: str) -> str:

@@ -42,11 +42,15 @@ def status_of(text: str) -> str:
         ("ст. 5 ЖК РФ", "unknown_act"),
         ("п. 36 постановления Пленума ВС РФ от 29.05.2012 № 9", "found"),
         ("п. 37 постановления Пленума ВС РФ от 29.05.2012 № 9", "not_found"),
-        ("постановление Пленума ВС РФ от 01.01.2015 № 77", "not_found"),
+        ("постановление Пленума ВС РФ от 01.01.2015 № 77", "unknown_act"),  # other resolutions prove nothing
         ("Decizia CCR nr. 766/2011", "found"),
         ("Curtea de Apel Cluj, Decizia nr. 412/2019", "unverifiable"),
         ("hotărârea CJUE în cauza C-186/16", "unverifiable"),
         ("Трудовой кодекс", "found"),
+        ("п. 61 постановления Пленума ВС РФ и Пленума ВАС РФ от 29.04.2010 № 10/22", "unknown_act"),
+        ("Гражданский кодекс", "found"),  # held as two documents (parts one and three), still the one act
+        ("ст. 808 ГК РФ", "unknown_act"),  # part two of the Civil Code is not in this corpus
+        ("ст. 300 ГК РФ", "not_found"),  # part one is: an article missing from it is invented
     ],
 )
 def test_each_citation_gets_the_status_a_reviewer_expects(text: str, status: str) -> None:
@@ -69,6 +73,11 @@ def test_an_article_in_two_documents_of_the_same_act_is_ambiguous() -> None:
     units = pa.concat_tables([UNITS, UNITS.slice(1, 1).set_column(0, "doc_id", pa.array(["gk3-old"]))])
     [r] = resolve(extract("ст. 1152 ГК РФ"), SetLookup.from_tables(DOCUMENTS, units))
     assert r.status == "ambiguous"
+
+
+def test_an_article_of_a_part_the_corpus_lacks_says_which_part() -> None:
+    [r] = resolve(extract("п. 1 ст. 808 ГК РФ"), LOOKUP)
+    assert "часть вторая" in r.reason
 
 
 def test_resolutions_keep_the_order_of_the_citations() -> None:
