@@ -14,12 +14,12 @@ from citations import SetLookup, extract, resolve
 from citations.units import part_levels
 
 DOCUMENTS = pa.table({
-    "doc_id": ["tk", "gk", "cciv", "plenum9"],
-    "jurisdiction": ["ru", "ru", "ro", "ru"],
-    "act": ["ru/tk", "ru/gk", "ro/cciv", None],
-    "kind": ["code", "code", "code", "resolution"],
-    "court": [None, None, None, "ВС РФ Пленум"],
-    "number": [None, None, None, "9"],
+    "doc_id": ["tk", "gk", "cciv", "plenum9", "uk"],
+    "jurisdiction": ["ru", "ru", "ro", "ru", "ru"],
+    "act": ["ru/tk", "ru/gk", "ro/cciv", None, "ru/uk"],
+    "kind": ["code", "code", "code", "resolution", "code"],
+    "court": [None, None, None, "ВС РФ Пленум", None],
+    "number": [None, None, None, "9", None],
 })  # fmt: skip
 ROWS = [
     # doc, act, article, path, kind, text
@@ -42,6 +42,11 @@ ROWS = [
     ("cciv", "ro/cciv", "1110", "1110/1/b", "letter", "b) renunțarea;"),
     ("cciv", "ro/cciv", "1110", "1110/2", "paragraph", "(2) Actele de conservare nu valorează acceptare."),
     ("plenum9", None, "34", "34", "point", "34. Наследник, принявший наследство, отвечает..."),
+    ("uk", "ru/uk", "105", "105", "article", "Убийство наказывается..."),
+    ("uk", "ru/uk", "105", "105/1", "part", "Убийство наказывается..."),
+    ("uk", "ru/uk", "105", "105/2", "part", "Убийство:"),
+    ("uk", "ru/uk", "105", "105/2/а", "letter", "а) двух или более лиц;"),
+    ("uk", "ru/uk", "105", "105/2/в", "letter", "в) малолетнего или иного лица, заведомо беспомощного;"),
 ]
 UNITS = pa.table({name: [row[i] for row in ROWS]
                   for i, name in enumerate(("doc_id", "act", "article", "path", "kind", "text"))})  # fmt: skip
@@ -65,6 +70,7 @@ LOOKUP = SetLookup.from_tables(DOCUMENTS, UNITS)
         ("art. 1.110 alin. (2) C.civ.", "1110/2"),
         ("art. 1.110 lit. a) C.civ.", "1110/1/a"),
         ("alin. (2) al art. 1.110 C.civ.", "1110/2"),
+        ("п. «в» ч. 2 ст. 105 УК РФ", "105/2/в"),  # a letter of a plain часть is cited as its пункт
     ],
 )
 def test_a_cited_subdivision_resolves_to_the_deepest_unit_that_holds_it(
