@@ -163,6 +163,7 @@ def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | No
     # the same document may arrive twice in one batch (a resolution as DOCX and as text): the last one
     # read is the current one, earlier ones are kept as versions without flipping back and forth
     last = {d.doc_id: i for i, d in enumerate(new)}
+    counted: set[str] = set()  # documents this batch already counted as added or changed
     for i, d in enumerate(new):
         if last[d.doc_id] != i:
             if (d.doc_id, d.content_hash) in known:
@@ -172,12 +173,15 @@ def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | No
                 known[(d.doc_id, d.content_hash)] = d.version
                 added += 1 if d.doc_id not in current else 0
                 changed += 1 if d.doc_id in current else 0
+                counted.add(d.doc_id)
                 current.setdefault(d.doc_id, d.version)
             continue
         if current_hash.get(d.doc_id) == d.content_hash:
             unchanged += 1
             continue
-        if d.doc_id in current:
+        if d.doc_id in counted:
+            pass  # its other file in this batch already counted it: one document, not an added and a changed one
+        elif d.doc_id in current:
             changed += 1
         else:
             added += 1

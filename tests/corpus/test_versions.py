@@ -89,6 +89,12 @@ def test_a_batch_with_two_renderings_of_one_document_is_stable_on_the_next_run(o
     assert (again.unchanged, again.units_added, pc.sum(again.documents["is_current"]).as_py()) == (2, 0, 1)
 
 
+def test_two_renderings_of_one_new_document_in_one_batch_count_as_one_added(original: Document) -> None:
+    twin = replace(original, content_hash="f" * 64, version="other")
+    first = merge_versions(None, None, [original, twin])
+    assert (first.added, first.changed) == (1, 0)
+
+
 def test_previous_tables_without_is_current_are_accepted(original: Document) -> None:
     first = merge_versions(None, None, [original])
     docs = first.documents.drop_columns(["is_current"])
