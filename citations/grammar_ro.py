@@ -26,9 +26,7 @@ TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s
 SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
 _NOT_ARTICLE = r"(?!\s*(?:%|lei|euro|ron|ani|an\b|zile|luni|ore|de\s+zile|de\s+lei))"
 ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoarele))?"
-ITEMS = (
-    rf"{ITEM}(?:(?:\s*(?:,|si|sau)\s*|\s*;[ \t]*)(?:{ART_WORD}\s*)?{ITEM})*"  # not over ";" and a line break
-)
+ITEMS = rf"{ITEM}(?:\s*(?:(?:,|si|sau)\s*|;[ \t]*)(?:{ART_WORD}\s*)?{ITEM})*"  # not over ";" and a line break
 PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+"
 
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")

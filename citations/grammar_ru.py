@@ -16,7 +16,7 @@ PART_VAL = r"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w))"
 PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
 PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
 # "статей" is the plural genitive of "статья"
-ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стать[яиеюйё][а-я]*(?![а-я])|статей(?![а-я])|ст(?=[ \t]+\d))"
+ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стат(?:ь[яиеюйё][а-я]*|ей)(?![а-я])|ст(?=[ \t]+\d))"
 NUM = r"\d+(?:\.\d+)*(?![\d])"
 _NOT_ARTICLE = (
     r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
@@ -24,7 +24,7 @@ _NOT_ARTICLE = (
 )
 ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}"
 # A list may go on over a line break after "," or "и", not after ";": that ends an entry of a numbered list
-ITEMS = rf"{ITEM}(?:(?:\s*(?:,|и|или)\s*|\s*;[ \t]*)(?:ст\.\s*)?{ITEM})*"
+ITEMS = rf"{ITEM}(?:\s*(?:(?:,|и|или)\s*|;[ \t]*)(?:ст\.\s*)?{ITEM})*"
 
 # The scan starts at the article word (a literal prefix the regex engine skips to in C); the subdivisions
 # written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_SCAN.

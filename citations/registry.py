@@ -117,6 +117,15 @@ _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
 _RU_LAW_AFTER_TITLE = re.compile(
     rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фз)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
 )
+_TITLE_HEAD_AT = re.compile(r"\s*\"?\s*([а-я]+)\s+([а-я]{1,3})")
+
+
+def _title_head(title: str) -> tuple[str, str]:
+    """A title's first word and the first three letters of the next: literal in its pattern (stems keep three)."""
+    words = title.split()
+    return (words[0], words[1][:3]) if len(words) > 1 else (words[0], "")
+
+
 _BARE_NUMBER_AFTER = re.compile(r"\s+(\d+)-фз(?![а-я])")
 _UNKNOWN_TITLE = re.compile(r"\s+(?:о|об|обо)\s+[а-я]")
 _RO_TYPE = (
@@ -162,8 +171,9 @@ def _first_char_alternation(patterns: list[str]) -> str:
 def _prefix_tree(patterns: list[str]) -> str:
     """The alternation of `patterns` with common leading letters factored out ("od(?:ul|ului)" for "odul|
     odului"), so a position is tested once per shared letter instead of once per name. First-match order is
-    kept: alternatives are only regrouped past ones starting with another literal letter (which cannot match
-    at the same place); anything else (a class, an escape, an empty rest) stays where it was."""
+    kept: alternatives are only regrouped past ones starting with another literal (a letter, or an escaped dot
+    as in "c\\.civ"), which cannot match at the same place; anything else (a class, a space, an empty rest)
+    stays where it was."""
     out: list[str] = []
     run: dict[str, list[str]] = {}
 
@@ -173,8 +183,9 @@ def _prefix_tree(patterns: list[str]) -> str:
         run.clear()
 
     for pat in patterns:
-        if pat[:1].isalpha() and pat[1:2] not in ("?", "*", "+", "{"):
-            run.setdefault(pat[0], []).append(pat[1:])
+        head = pat[:2] if pat.startswith("\\.") else pat[:1]
+        if (head == "\\." or head.isalpha()) and pat[len(head) : len(head) + 1] not in ("?", "*", "+", "{"):
+            run.setdefault(head, []).append(pat[len(head) :])
         else:
             flush()
             out.append(pat)
@@ -202,7 +213,7 @@ class ActRegistry:
         self.entries = {e.key: e for e in entries}
         self.courts = courts
         self._by_slug: dict[str, str] = {}
-        self._by_title: list[tuple[str, str]] = []
+        heads: dict[tuple[str, str], list[tuple[str, str]]] = {}
         alias: dict[str, list[tuple[str, str]]] = {"ru": [], "ro": []}
         # written forms that name the act only beside an article: alone, "ОСАГО" is the insurance, not the law
         self.beside_article_only = frozenset(fold(n).strip() for e in entries for n in e.beside_article)
@@ -214,7 +225,7 @@ class ActRegistry:
             for name in e.names:
                 alias[e.jurisdiction].append((_name_pattern(name, e.jurisdiction), e.key))
             for t in e.titles:
-                self._by_title.append((_name_pattern(t, "ru"), e.key))
+                heads.setdefault(_title_head(fold(t)), []).append((_name_pattern(t, "ru"), e.key))
         self._alias_keys: dict[str, dict[str, str]] = {}
         self._alias_re: dict[str, re.Pattern[str]] = {}
         self._alias_scan: dict[str, re.Pattern[str]] = {}
@@ -239,10 +250,13 @@ class ActRegistry:
                 c: re.compile("(?:" + "|".join(f"(?P<a{i}>{pairs[i][0]})" for i in idx) + f"){suffix}")
                 for c, idx in by_char.items()
             }
-        self._by_title.sort(key=lambda p: -len(p[0]))
-        self._title_keys = {f"t{i}": key for i, (_, key) in enumerate(self._by_title)}
-        titles = "|".join(f"(?P<t{i}>{pat})" for i, (pat, _) in enumerate(self._by_title))
-        self._title_re = re.compile(rf"\s*\"?\s*(?:{titles})\s*\"?")
+        # After a law, only the titles sharing its first word and the first letters of the next one can match:
+        # one small pattern each instead of trying every title in turn after every law an answer names.
+        self._title_by_head: dict[tuple[str, str], tuple[re.Pattern[str], list[str]]] = {}
+        for head, pairs in heads.items():
+            pairs.sort(key=lambda p: -len(p[0]))
+            body = "|".join(f"(?P<t{i}>{pat})" for i, (pat, _) in enumerate(pairs))
+            self._title_by_head[head] = (re.compile(rf"\s*\"?\s*(?:{body})\s*\"?"), [k for _, k in pairs])
         self._quoted_re = re.compile(r"\s*\"[^\"\n]{3,250}\"")
         # No look-behind in front: the scans then start from a literal first letter, which the regex engine
         # skips to in C; word boundaries are checked on each hit instead.
@@ -390,10 +404,10 @@ class ActRegistry:
             head = m.group("lawhead")
             slug = f"fz-{num}" if (m.group("fz") or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
             key = self._slug("ru", slug)
-        t = self._title_re.match(folded, end)
-        if t is not None and t.lastgroup is not None:
-            key = key or self._title_keys[t.lastgroup]
-            end = t.end()
+        t = self._title_after(folded, end)
+        if t is not None:
+            key = key or t[0]
+            end = t[1]
         else:
             q = self._quoted_re.match(folded, end)
             if q is not None:
@@ -412,6 +426,19 @@ class ActRegistry:
             if after is not None:
                 end = after.end()
         return _act_match(pos, end, key, "law")
+
+    def _title_after(self, folded: str, pos: int) -> tuple[str, int] | None:
+        """The key and end of a known law title written at `pos` ("«О защите прав потребителей»"), if any."""
+        h = _TITLE_HEAD_AT.match(folded, pos)
+        if h is None:
+            return None
+        found = self._title_by_head.get((h.group(1), h.group(2)))
+        if found is None:
+            return None
+        t = found[0].match(folded, pos)
+        if t is None or t.lastgroup is None:
+            return None
+        return found[1][int(t.lastgroup[1:])], t.end()
 
     def _ro_law(self, m: re.Match[str]) -> ActMatch:
         written = m.group()
