@@ -177,6 +177,10 @@ class DecisionFinder:
             if court is None:
                 continue  # "decizia nr. 15/2023" of an employer or a company body is not court practice
             number = num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
+            point = None
+            pb = search_back(ro.POINT_BEFORE, ro.POINT_NOT_AFTER, folded, max(0, start - 40), start)
+            if pb is not None:
+                start, point = pb.start(), pb.group("point")
             end = trim_end(text, start, m.end())
             found.append(
                 new_citation(
@@ -188,6 +192,7 @@ class DecisionFinder:
                     court=court,
                     number=number,
                     year=m.group("year") or m.group("year2"),
+                    point=point,
                 )
             )
             nxt = ro.NEXT_DECISION.match(folded, m.end("year") if m.group("year") else m.end("year2"))

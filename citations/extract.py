@@ -73,7 +73,7 @@ class Extractor:
         out = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
         taken = [(d.start, d.end) for d in out]
         acts = self.reg.acts_in(folded, j)
-        units = self._units(folded, j, {a.start: a for a in acts} if acts else {})
+        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {})
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
         self._fill_acts(units, acts, folded, j)
@@ -96,7 +96,7 @@ class Extractor:
         return out
 
     # ------------------------------------------------------------------ articles
-    def _units(self, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
+    def _units(self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
         act_gap, reference, not_an_act = g.ACT_GAP, g.REFERENCE, g.NOT_AN_ACT
@@ -130,9 +130,13 @@ class Extractor:
             if written_items.isdecimal():  # the common "ст. 1152": one article, nothing to split or normalise
                 items = [(written_items, None, base, items_end, None)]
             else:
-                items = [(a, b, base + s, base + e, sub) for a, b, s, e, sub in _items(written_items, is_ru)]
+                parsed = _items(written_items, is_ru)
+                items = [(a, b, base + s, base + e, sub) for a, b, s, e, sub in parsed
+                         if not a[:1].isalpha() or text[base + s : base + s + 1].isupper()]  # Roman: "art. I"
                 if not items:
                     continue
+                if len(items) < len(parsed) and parsed[-1][2] + base != items[-1][2]:
+                    items_end = items[-1][3]  # "art. 5 și i se aplică": the lower-case "i" was no article
             if pstart < 0:
                 unit = _Unit(mstart, items_end, items, [])
             else:

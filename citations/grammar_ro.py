@@ -13,7 +13,11 @@ from citations.text import MONTH_WORD
 ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
 # An inserted article's index: "2^1", "2¹" (a superscript) or "2 ind. 1" / "2 indice 1".
 INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
-NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+)(?![\d]){INDEX}?"
+# Amending laws number their articles in Roman numerals ("art. I din O.U.G. nr. 11/2026"): I to XXXIX, lower
+# case in the folded text, never part of a word ("art. vă", "și i-a"); upper case in the answer itself
+# (citations.extract checks the original: "art. 5 și i se aplică" lists no article I).
+ROMAN_ARTICLE = r"(?<![a-z])(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})(?![a-z0-9-])"
+NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+|{ROMAN_ARTICLE})(?![\d]){INDEX}?"
 _ALIN_VAL = r"(?:\(\d+(?:\^\d+)?\)|\d+)"
 ALIN = (
     rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(])|al\.(?=\s*[\d(]))\s*{_ALIN_VAL}"  # "al. (2)" too
@@ -83,6 +87,13 @@ def decision_pattern(courts: str) -> re.Pattern[str]:
     )
 
 
+# "paragraful 25 din Decizia CCR nr. ...", "pct. 5 al Deciziei ÎCCJ nr. ...": the paragraph cited, read backwards
+# from the decision word (not after a letter: citations.text.search_back).
+POINT_BEFORE = re.compile(
+    r"(?:paragraf(?:ul|ele)?|par\.|§|punct(?:ul|ele)?|pct\.|considerent(?:ul|ele)?)\s*(?P<point>\d+)"
+    r"(?:\s*(?:,|si|-)\s*\d+)*\s*,?\s+(?:din|al|a|ale)\s+\Z"
+)
+POINT_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz")
 # "Curtea de Apel Cluj, Decizia nr. ...": the court written before the decision word, read backwards.
 LOWER_BEFORE = re.compile(
     rf"(?<![a-z])(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?\Z"
@@ -131,10 +142,12 @@ _INDEX_WORD = re.compile(r"\s+ind(?:\.|ice)\s*")
 
 
 def article_number(raw: str) -> str:
-    """'1.272' -> '1272', '2 ^ 1', '2¹' and '2 ind. 1' -> '2^1'."""
+    """'1.272' -> '1272', '2 ^ 1', '2¹' and '2 ind. 1' -> '2^1', 'iv' -> 'IV'."""
     if "ind" in raw:
         raw = _INDEX_WORD.sub("^", raw)
     number = raw.replace(" ", "").replace(".", "")
+    if number[:1].isalpha():
+        return number.upper()  # a Roman article, as the corpus writes it: "I", "IV^1"
     if number.isascii():
         return number
     digits = number.rstrip("¹²³⁴⁵⁶⁷⁸⁹⁰")

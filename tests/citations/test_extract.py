@@ -182,6 +182,22 @@ def test_court_decisions_are_read_with_their_court_and_number(text: str, expecte
     assert rows(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "point"),
+    [
+        ("Curtea a reținut, în paragraful 25 din Decizia CCR nr. 632/2025, că textul este clar.", "25"),
+        ("Potrivit pct. 5 al Deciziei ÎCCJ nr. 3/2021, termenul curge de la comunicare.", "5"),
+        ("Decizia CCR nr. 632/2025 a admis excepția.", None),
+    ],
+)
+def test_a_romanian_decision_cited_by_paragraph_carries_the_paragraph_as_its_point(
+    text: str, point: str | None
+) -> None:
+    [found] = extract(text, "ro")
+    assert (found.kind, found.point) == ("decision", point)
+    assert found.text.startswith(("paragraful", "pct.")) == (point is not None)
+
+
 def test_a_ril_decision_without_a_named_court_is_attributed_to_the_high_court() -> None:
     [c] = extract("Prin Decizia nr. 12/2015, pronunțată în recurs în interesul legii, instanța a stabilit.")
     assert (c.court, c.number) == ("ÎCCJ", "12")
@@ -357,6 +373,12 @@ def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expect
     ("text", "expected"),
     [
         ("Potrivit art. 31¹ din Legea nr. 10/2001.", [("article", "ro/lege-10-2001", "31^1", None, None)]),
+        ("Potrivit art. I pct. 3 din O.U.G. nr. 11/2026.", [("article", "ro/oug-11-2026", "I", None, "pct. 3")]),
+        (
+            "Art. II și IV din Legea nr. 5/2020 intră în vigoare.",
+            [("article", "ro/lege-5-2020", "II", None, None), ("article", "ro/lege-5-2020", "IV", None, None)],
+        ),
+        ("Conform art. 5 și i se aplică regula.", [("article", None, "5", None, None)]),  # "i": a pronoun
         (
             "Potrivit art. 9 ind. 1 din Legea nr. 85/2014.",
             [("article", "ro/lege-85-2014", "9^1", None, None)],
