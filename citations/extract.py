@@ -87,7 +87,7 @@ class Extractor:
                     continue
                 if inside is None:
                     inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
-                if not _overlaps(a.start, a.end, inside):
+                if not _overlaps(a.start, a.end, inside) and not _DEFINED_AS.search(folded, max(0, a.start - 40), a.start):
                     end = trim_end(text, a.start, a.end)
                     written = text[a.start : end]
                     out.append(new_citation(a.start, end, written, "act", j, a.key, written))
@@ -366,6 +366,9 @@ def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch |
     return nxt
 
 
+# "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
+# a text defines for an act it has just cited is not a second citation of it.
+_DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
 _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 
 

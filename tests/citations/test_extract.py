@@ -198,6 +198,17 @@ def test_a_romanian_decision_cited_by_paragraph_carries_the_paragraph_as_its_poi
     assert found.text.startswith(("paragraful", "pct.")) == (point is not None)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Налоговый кодекс РФ (далее — НК РФ) устанавливает сроки уплаты.",
+        "Гражданский кодекс Российской Федерации (далее по тексту - ГК РФ) регулирует договоры.",
+    ],
+)
+def test_the_short_name_a_text_defines_for_an_act_is_not_a_second_citation(text: str) -> None:
+    assert [c.kind for c in extract(text)] == ["act"]
+
+
 def test_a_ril_decision_without_a_named_court_is_attributed_to_the_high_court() -> None:
     [c] = extract("Prin Decizia nr. 12/2015, pronunțată în recurs în interesul legii, instanța a stabilit.")
     assert (c.court, c.number) == ("ÎCCJ", "12")
