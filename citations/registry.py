@@ -12,30 +12,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from citations.name_patterns import first_char_alternation, name_pattern
+from citations.registry_data import DATA, ActEntry, Court, load_courts, load_entries
 from citations.text import DATE, MONTH_WORD, fold
 
-DATA = Path(__file__).resolve().parent / "data"
-_VOWEL_TAIL = re.compile(r"[аеиоуыэюяйь]{1,2}$")
-_CYR_RUN = re.compile(r"[а-я]+")
-
-
-@dataclass(frozen=True, slots=True)
-class ActEntry:
-    key: str
-    jurisdiction: str
-    title: str
-    type: str
-    names: tuple[str, ...]
-    titles: tuple[str, ...]
-    slugs: tuple[str, ...]
-    examples: tuple[str, ...]
-    beside_article: tuple[
-        str, ...
-    ] = ()  # names that are the act only next to an article ("ОСАГО", a policy alone)
+__all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "default_registry"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,48 +42,6 @@ def _act_match(start: int, end: int, key: str | None, type_: str) -> ActMatch:
     _m_key(m, key)
     _m_type(m, type_)
     return m
-
-
-@dataclass(frozen=True, slots=True)
-class Court:
-    court: str
-    jurisdiction: str
-    verifiable: bool
-    pattern: str
-    examples: tuple[str, ...]
-
-
-def _ru_word(run: str) -> str:
-    if len(run) < 5:
-        return run
-    return _VOWEL_TAIL.sub("", run) + "[а-я]{0,3}"
-
-
-def _name_pattern(name: str, jurisdiction: str) -> str:
-    """A name as a pattern: Russian words by stem, dots and spaces flexible, quotes optional."""
-    folded = fold(name).strip()
-    parts: list[str] = []
-    tokens = folded.split()
-    for i, token in enumerate(tokens):
-        last = i == len(tokens) - 1
-        out = []
-        pos = 0
-        for m in _CYR_RUN.finditer(token) if jurisdiction == "ru" else ():
-            out.append(re.escape(token[pos : m.start()]))
-            out.append(_ru_word(m.group()))
-            pos = m.end()
-        out.append(re.escape(token[pos:]))
-        piece = "".join(out).replace(r"\.", r"\.\s*")
-        if last and piece.endswith(r"\.\s*"):
-            # the closing dot may be left out ("C.civ"), but the word may not go on ("C. P" is not "C. Popescu")
-            piece = piece[: -len(r"\.\s*")] + r"\.?(?![а-яa-z])"
-        parts.append(piece)
-        if not last:
-            parts.append("" if token.endswith(".") else r"\s+")
-    body = "".join(parts)
-    if folded[-1].isalnum():
-        body += r"(?![а-яa-z0-9])"
-    return body
 
 
 _RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
@@ -156,43 +96,6 @@ def _word_start(folded: str, pos: int) -> bool:
     return pos == 0 or not folded[pos - 1].isalpha()
 
 
-def _first_char_alternation(patterns: list[str]) -> str:
-    """One alternation grouped by first letter: the regex engine then skips, in C, every position whose
-    character starts no name, which makes scanning a whole answer for ~150 names several times faster.
-    Inside a group the names share their further leading letters as a trie (_prefix_tree)."""
-    groups: dict[str, list[str]] = {}
-    for pat in patterns:
-        groups.setdefault(pat[0] if pat[0].isalpha() else "", []).append(pat)
-    branches = [f"{c}(?:{_prefix_tree([p[1:] for p in pats])})" for c, pats in groups.items() if c]
-    branches += groups.get("", [])
-    return "|".join(branches)
-
-
-def _prefix_tree(patterns: list[str]) -> str:
-    """The alternation of `patterns` with common leading letters factored out ("od(?:ul|ului)" for "odul|
-    odului"), so a position is tested once per shared letter instead of once per name. First-match order is
-    kept: alternatives are only regrouped past ones starting with another literal (a letter, or an escaped dot
-    as in "c\\.civ"), which cannot match at the same place; anything else (a class, a space, an empty rest)
-    stays where it was."""
-    out: list[str] = []
-    run: dict[str, list[str]] = {}
-
-    def flush() -> None:
-        for c, rests in run.items():
-            out.append(c + rests[0] if len(rests) == 1 else f"{c}(?:{_prefix_tree(rests)})")
-        run.clear()
-
-    for pat in patterns:
-        head = pat[:2] if pat.startswith("\\.") else pat[:1]
-        if (head == "\\." or head.isalpha()) and pat[len(head) : len(head) + 1] not in ("?", "*", "+", "{"):
-            run.setdefault(head, []).append(pat[len(head) :])
-        else:
-            flush()
-            out.append(pat)
-    flush()
-    return "|".join(out)
-
-
 def _ro_type(word: str) -> str:
     w = word.replace(".", "").replace(" ", "")
     if w.startswith(("legea", "legii", "lege")) or w == "l":
@@ -219,13 +122,13 @@ class ActRegistry:
         self.beside_article_only = frozenset(fold(n).strip() for e in entries for n in e.beside_article)
         for e in entries:
             for name in e.beside_article:
-                alias[e.jurisdiction].append((_name_pattern(name, e.jurisdiction), e.key))
+                alias[e.jurisdiction].append((name_pattern(name, e.jurisdiction), e.key))
             for slug in (*e.slugs, e.key.split("/", 1)[1]):
                 self._by_slug[f"{e.jurisdiction}/{slug}"] = e.key
             for name in e.names:
-                alias[e.jurisdiction].append((_name_pattern(name, e.jurisdiction), e.key))
+                alias[e.jurisdiction].append((name_pattern(name, e.jurisdiction), e.key))
             for t in e.titles:
-                heads.setdefault(_title_head(fold(t)), []).append((_name_pattern(t, "ru"), e.key))
+                heads.setdefault(_title_head(fold(t)), []).append((name_pattern(t, "ru"), e.key))
         self._alias_keys: dict[str, dict[str, str]] = {}
         self._alias_re: dict[str, re.Pattern[str]] = {}
         self._alias_scan: dict[str, re.Pattern[str]] = {}
@@ -240,7 +143,7 @@ class ActRegistry:
             body = "|".join(f"(?P<a{i}>{pat})" for i, (pat, _) in enumerate(pairs))
             self._alias_re[j] = re.compile(rf"(?<![а-яa-z])(?:{body}){suffix}")
             self._alias_scan[j] = re.compile(
-                f"(?:{_first_char_alternation([pat for pat, _ in pairs])}){suffix}"
+                f"(?:{first_char_alternation([pat for pat, _ in pairs])}){suffix}"
             )
             self._alias_cache[j] = {}
             by_char: dict[str, list[int]] = {}
@@ -270,8 +173,8 @@ class ActRegistry:
     @classmethod
     def load(cls, acts: Path = DATA / "acts.yaml", courts: Path = DATA / "courts.yaml") -> ActRegistry:
         return cls(
-            [_entry(item, acts, i) for i, item in enumerate(_items(acts, "acts"))],
-            [_court(item, courts, i) for i, item in enumerate(_items(courts, "courts"))],
+            load_entries(acts),
+            load_courts(courts),
         )
 
     # ------------------------------------------------------------------ public look-ups
@@ -456,53 +359,6 @@ class ActRegistry:
 
     def _slug(self, jurisdiction: str, slug: str) -> str:
         return self._by_slug.get(f"{jurisdiction}/{slug}", f"{jurisdiction}/{slug}")
-
-
-def _items(path: Path, top: str) -> list[dict[str, Any]]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    items = data.get(top) if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        raise ValueError(f"{path}: expected a top-level '{top}:' list")
-    return items
-
-
-def _strings(item: dict[str, Any], field: str, path: Path, index: int) -> tuple[str, ...]:
-    value = item.get(field) or []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(
-            f"{path}: entry {index} ({item.get('key') or item.get('court')}): '{field}' must be a list of strings"
-        )
-    return tuple(value)
-
-
-def _entry(item: dict[str, Any], path: Path, index: int) -> ActEntry:
-    key = item.get("key")
-    if not isinstance(key, str) or not re.fullmatch(r"(ru|ro)/[a-z0-9-]+", key):
-        raise ValueError(f"{path}: entry {index}: 'key' must look like ru/<slug> or ro/<slug>, got {key!r}")
-    return ActEntry(
-        key=key,
-        jurisdiction=key[:2],
-        title=str(item.get("title") or key),
-        type=str(item.get("type") or "law"),
-        names=_strings(item, "names", path, index),
-        titles=_strings(item, "titles", path, index),
-        slugs=_strings(item, "slugs", path, index),
-        examples=_strings(item, "examples", path, index),
-        beside_article=_strings(item, "beside_article", path, index),
-    )
-
-
-def _court(item: dict[str, Any], path: Path, index: int) -> Court:
-    for field in ("court", "jurisdiction", "pattern"):
-        if not isinstance(item.get(field), str):
-            raise ValueError(f"{path}: court entry {index}: '{field}' must be a string")
-    return Court(
-        item["court"],
-        item["jurisdiction"],
-        bool(item.get("verifiable", True)),
-        item["pattern"],
-        _strings(item, "examples", path, index),
-    )
 
 
 @lru_cache(maxsize=1)
