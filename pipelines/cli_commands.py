@@ -145,7 +145,7 @@ def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]
 def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:
     from citations import extract, resolve
 
-    text = file.read_text(encoding="utf-8") if file else sys.stdin.read()
+    text = _read_text(file) if file else sys.stdin.read()
     found = extract(text, jurisdiction)  # type: ignore[arg-type]
     if not with_status:
         print_json_lines([c.to_record() for c in found])
@@ -153,6 +153,18 @@ def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) ->
     lookup = actions.corpus_lookup(Lake(home.lake))
     print_json_lines([r.citation.to_record(status=r.status) for r in resolve(found, lookup)])
     return 0
+
+
+def _read_text(file: Path) -> str:
+    """An answer file as text, or a refusal naming the file and what was expected of it."""
+    try:
+        return file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise Refused(f"{file}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise Refused(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start}); save the answer as UTF-8") from None
+    except OSError as exc:
+        raise Refused(f"{file}: cannot be read ({exc.strerror})") from None
 
 
 def sign(home: Home, code: str, by: str) -> int:

@@ -135,10 +135,19 @@ def test_answers_import_takes_the_home_flag(project: Project) -> None:
     (["review", "approve", "sys-a", "NOPE-99", "--by", "Пётр Ильич Рябов"], "NOPE-99"),
     (["answers", "import", "missing.jsonl", "--system", "sys-a"], "missing.jsonl"),
     (["answers", "import", "missing.jsonl", "--system", "no-such-system"], "no-such-system"),
+    (["cite", "no-such-answer.txt"], "no-such-answer.txt"),
 ])
 def test_a_refused_operation_exits_one_naming_what_was_wrong(project: Project, argv: list[str], named: str) -> None:
     result = project.etalon(*argv)
     assert result.returncode == 1 and named in result.stderr
+
+
+def test_cite_refuses_an_answer_that_is_not_utf8_naming_the_file_and_the_byte(project: Project) -> None:
+    path = project.root / "answer-cp1251.txt"
+    path.write_bytes("Согласно ст. 1152 ГК РФ".encode("cp1251"))
+    result = project.etalon("cite", str(path))
+    assert result.returncode == 1
+    assert "answer-cp1251.txt" in result.stderr and "byte 0" in result.stderr
 
 
 CATALOG = {
