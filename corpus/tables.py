@@ -167,7 +167,7 @@ def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | No
     for i, d in enumerate(new):
         if last[d.doc_id] != i:
             if (d.doc_id, d.content_hash) in known:
-                unchanged += 1
+                pass  # its last rendering in this batch counts the document
             else:
                 fresh.append(d)
                 known[(d.doc_id, d.content_hash)] = d.version
