@@ -64,6 +64,13 @@ def test_corpus_show_then_finds_an_article_of_the_ingested_document(
     assert result.stdout.startswith("ru/zpp 32")
 
 
+def test_corpus_show_before_any_ingest_says_the_warehouse_holds_no_corpus(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    result = _etalon(tmp_path_factory.mktemp("empty"), "corpus", "show", ARTICLE)
+    assert result.returncode == 1 and "no corpus" in result.stderr and "etalon corpus ingest" in result.stderr
+
+
 def test_a_document_held_by_two_sources_resolves_to_one_unit(twice: Path) -> None:
     result = _etalon(twice, "corpus", "show", ARTICLE)
     assert result.returncode == 0, result.stderr[-1500:]  # not "ambiguous" between its two copies
