@@ -165,7 +165,14 @@ def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) ->
     if not with_status:
         print_json_lines([c.to_record() for c in found])
         return 0
-    lookup = actions.corpus_lookup(Lake(home.lake))
+    from citations import SetLookup
+    from corpus.store import current_tables
+
+    documents, units = current_tables(Lake(home.lake))
+    if not documents.num_rows:
+        _echo(f"warning: the warehouse at {home.root} holds no corpus yet, so no citation can be found "
+              "(run `etalon corpus ingest PATH`, or point --home / ETALON_HOME at your warehouse)")
+    lookup = SetLookup.from_tables(documents, units)
     print_json_lines([r.citation.to_record(status=r.status) for r in resolve(found, lookup)])
     return 0
 

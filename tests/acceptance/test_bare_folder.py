@@ -71,6 +71,17 @@ def test_corpus_show_before_any_ingest_says_the_warehouse_holds_no_corpus(
     assert result.returncode == 1 and "no corpus" in result.stderr and "etalon corpus ingest" in result.stderr
 
 
+def test_cite_resolve_before_any_ingest_warns_that_nothing_can_be_found(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    folder = tmp_path_factory.mktemp("empty-cite")
+    answer = folder / "answer.txt"
+    answer.write_text(f"Согласно {ARTICLE}.", encoding="utf-8")
+    result = _etalon(folder, "cite", "--resolve", str(answer))
+    assert result.returncode == 0 and '"status": "unknown_act"' in result.stdout
+    assert "holds no corpus" in result.stderr
+
+
 def test_a_document_held_by_two_sources_resolves_to_one_unit(twice: Path) -> None:
     result = _etalon(twice, "corpus", "show", ARTICLE)
     assert result.returncode == 0, result.stderr[-1500:]  # not "ambiguous" between its two copies
