@@ -265,6 +265,8 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
     for it in (ru.ITEM_RE if is_ru else ro.ITEM_RE).finditer(written):
         if is_ru:
             a, b, sub = it.group("a"), it.group("b"), None
+            if b is not None and b.isdigit() and it.end("a") + 1 == it.start("b") and int(b) < int(a.split(".")[0]):
+                a, b = f"{a}.{b}", None  # "ст. 14.1.1-1": an inserted article (the corpus's 14.1.1.1), no range
         else:
             a, b, written_sub = ro.article_number(it.group("a")), it.group("b"), it.group("sub")
             b = ro.article_number(b) if b else None

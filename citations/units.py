@@ -75,11 +75,15 @@ class UnitTree:
         further down could be meant as well).
         """
         path = base
+        previous = ""
         for word, value in levels:
             direct = f"{path}/{value}"
-            if self._fits(direct, word):
-                path = direct
+            # under a part the citation calls "ч." (the Criminal Code numbers its части "1.", "2."), a letter
+            # is that part's пункт: "п. «в» ч. 2 ст. 105 УК"
+            if self._fits(direct, word) or (previous == "ч" and word == "п" and self.names.get(direct) == "пп"):
+                path, previous = direct, word
                 continue
+            previous = word
             below = [c for k in self.children.get(path, ()) if self._fits(c := f"{k}/{value}", word)]
             if len(below) == 1:
                 path = below[0]

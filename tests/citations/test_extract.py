@@ -374,6 +374,9 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
             "Нотариус действует по ст. 35 Основ законодательства о нотариате.",
             [("article", "ru/zakon-4462-1", "35", None, None)],
         ),
+        # an inserted article written with a dash is one article, as the corpus numbers it, not a range down
+        ("Штраф по ст. 14.1.1-1 КоАП РФ.", [("article", "ru/koap", "14.1.1.1", None, None)]),
+        ("Сроки по ст. 1142-1145 ГК РФ.", [("article", "ru/gk", "1142", "1145", None)]),
     ],
 )
 def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:
