@@ -34,11 +34,16 @@ class PartedAct:
 
     def part_of(self, article: str) -> Part | None:
         """The part whose range holds the article's leading number ("152.1" is in the part holding 152)."""
-        m = _LEADING_NUMBER.match(article)
-        if m is None:
+        n = leading_number(article)
+        if n is None:
             return None
-        n = int(m.group())
         return next((p for p in self.parts if p.first <= n <= p.last), None)
+
+
+def leading_number(article: str) -> int | None:
+    """An article number's integer part, by which the ranges of parts are written: "152.1" -> 152."""
+    m = _LEADING_NUMBER.match(article)
+    return int(m.group()) if m is not None else None
 
 
 def load(path: Path = DATA) -> dict[str, PartedAct]:

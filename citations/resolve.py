@@ -11,7 +11,6 @@ lands on that point of the resolution, and is not_found when the resolution list
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -21,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from citations.model import Citation, Resolution
-from citations.parts import parted_acts
+from citations.parts import leading_number, parted_acts
 from citations.registry import default_registry
 from citations.units import EMPTY, NUMBERED_TEXT, UnitTree, build_trees, part_levels
 
@@ -86,9 +85,9 @@ class SetLookup:
                 entries[:] = [(d, path if d == doc_id else p) for d, p in entries]
             self._by_article[article].add(act)
             self._acts[act].add(doc_id)
-            lead = _LEADING_NUMBER.match(article)
+            lead = leading_number(article)
             if lead is not None:
-                numbers[act].add(int(lead.group()))
+                numbers[act].add(lead)
         self._numbers = {act: sorted(found) for act, found in numbers.items()}
         for doc_id, act in acts:
             self._acts[act].add(doc_id)
@@ -279,9 +278,6 @@ def _part_not_held(act: str, articles: list[str], lookup: Lookup) -> str | None:
         if part is not None and not lookup.has_article_between(act, part.first, part.last):
             return f"article {article} is in {part.name} of {act}, which the corpus does not hold"
     return None
-
-
-_LEADING_NUMBER = re.compile(r"\d+")
 
 
 def _decision_number(number: str) -> str:
