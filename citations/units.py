@@ -38,19 +38,16 @@ def part_levels(part: str | None) -> list[tuple[str, str]]:
     return sorted(levels, key=lambda level: level[0] != "alin")  # stable: the rest keep their written order
 
 
-def cited_as(kind: str | None, jurisdiction: str, numbered: bool, parent_numbered: bool,
-             parent_kind: str | None = None) -> str | None:
-    """The word a citation uses for a unit of this kind, or None when any word may name it.
-
-    A letter is a подпункт under a пункт ("пп. «а» п. 1"), but a пункт of its own right under a plain часть,
-    as the Criminal Code's qualifying letters are cited ("п. «в» ч. 2 ст. 105 УК")."""
+def cited_as(kind: str | None, jurisdiction: str, numbered: bool, parent_numbered: bool) -> str | None:
+    """The word a citation uses for a unit of this kind, or None when any word may name it (a letter is a
+    подпункт; under a part the citation calls "ч." it is that part's пункт: UnitTree.deepest decides that)."""
     if jurisdiction == "ru":
         if kind == "part":
             return "п" if numbered else "ч"
         if kind == "point":
             return "пп" if parent_numbered else "п"
         if kind == "letter":
-            return "п" if parent_kind == "part" and not parent_numbered else "пп"
+            return "пп"
         return None
     return {"paragraph": "alin", "letter": "lit", "point": "pct"}.get(kind or "")
 
@@ -116,8 +113,7 @@ def build_trees(rows: Iterable[tuple[str, str, str | None, str, bool]]) -> dict[
             parent, _, _ = path.rpartition("/")
             parent_unit = units.get(parent)
             parent_numbered = parent_unit is not None and parent_unit[0] == "part" and parent_unit[2]
-            names[path] = cited_as(kind, jurisdiction, numbered and kind == "part", parent_numbered,
-                                   parent_unit[0] if parent_unit is not None else None)
+            names[path] = cited_as(kind, jurisdiction, numbered and kind == "part", parent_numbered)
             if parent:
                 children[parent].append(path)
         trees[doc_id] = UnitTree(names, {p: tuple(c) for p, c in children.items()})
