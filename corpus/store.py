@@ -106,25 +106,25 @@ def current_tables(lake: LakeLike) -> tuple[pa.Table, pa.Table]:
 
 
 def _one_copy_each(documents: pa.Table, units: pa.Table) -> tuple[pa.Table, pa.Table]:
-    stamps = (documents["ingested_at"] if "ingested_at" in documents.column_names
-              else pa.nulls(documents.num_rows, pa.string()))
-    keyed = documents.append_column("_row", pa.array(range(documents.num_rows), pa.int64()))
-    keyed = keyed.append_column("_at", pc.fill_null(stamps, ""))
-    order = keyed.sort_by([("doc_id", "ascending"), ("_at", "descending"), ("source", "descending")])
-    first = pc.not_equal(order["doc_id"][1:], order["doc_id"][:-1]) if order.num_rows > 1 else pa.array([], pa.bool_())
-    keep = pa.concat_arrays([pa.array([True]), first.combine_chunks() if isinstance(first, pa.ChunkedArray) else first])
-    chosen = order.filter(keep)
-    rows = pc.sort_indices(chosen["_row"])
-    chosen_docs = documents.take(pc.take(chosen["_row"], rows))
+    """Per doc_id the row ingested last (then the greater source name, as the view orders), and its units once."""
+    stamps = (documents["ingested_at"].to_pylist() if "ingested_at" in documents.column_names
+              else [None] * documents.num_rows)
+    best: dict[str, tuple[tuple[str, str], int]] = {}
+    for row, (doc_id, at, source) in enumerate(zip(documents["doc_id"].to_pylist(), stamps,
+                                                   documents["source"].to_pylist(), strict=True)):
+        key = (at or "", source or "")
+        if doc_id not in best or key > best[doc_id][0]:
+            best[doc_id] = (key, row)
+    chosen = documents.take(sorted(row for _, row in best.values()))
     if not units.num_rows:
-        return chosen_docs, units
-    wanted = pa.table({"doc_id": chosen_docs["doc_id"], "version": chosen_docs["version"]})
+        return chosen, units
+    wanted = pa.table({"doc_id": chosen["doc_id"], "version": chosen["version"]})
     marked = units.append_column("_row", pa.array(range(units.num_rows), pa.int64()))
     joined = marked.join(wanted, ["doc_id", "version"], join_type="inner")
     # the same version stored by two sources gives each unit twice: keep the first of each path
     first_rows = joined.group_by(["doc_id", "path"], use_threads=False).aggregate([("_row", "min")])
-    kept = pc.sort_indices(first_rows["_row_min"])
-    return chosen_docs, units.take(pc.take(first_rows["_row_min"], kept))
+    rows = first_rows["_row_min"]
+    return chosen, units.take(pc.take(rows, pc.sort_indices(rows)))
 
 
 def corpus_version(lake: LakeLike) -> str:
