@@ -27,11 +27,16 @@ def now() -> str:
 
 
 def corpus_lookup(lake: Lake) -> Any:
+    return corpus_index(lake)[2]
+
+
+def corpus_index(lake: Lake) -> tuple[Any, Any, Any]:
+    """The current corpus tables (documents, units) and the citation lookup built from them, read once."""
     from citations import SetLookup
     from corpus.store import current_tables
 
     documents, units = current_tables(lake)
-    return SetLookup.from_tables(documents, units)
+    return documents, units, SetLookup.from_tables(documents, units)
 
 
 # -- signing ----------------------------------------------------------------------------------------------

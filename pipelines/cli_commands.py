@@ -90,19 +90,18 @@ def corpus_ingest(home: Home, paths: list[Path]) -> int:
 def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
     import pyarrow.compute as pc
 
-    from citations import SetLookup, extract, resolve
-    from corpus.store import current_tables
+    from citations import extract, resolve
 
     found = extract(citation, jurisdiction)  # type: ignore[arg-type]
     if not found:
         raise Refused(f"{citation!r} is not a citation Etalon recognises (expected e.g. 'ст. 1152 ГК РФ' or "
                       "'art. 1.272 C.civ.')")
     lake = Lake(home.lake)
-    documents, units_table = current_tables(lake)
+    documents, units_table, lookup = actions.corpus_index(lake)
     if not documents.num_rows:
         raise Refused(f"{citation}: the warehouse at {home.root} holds no corpus yet: run `etalon corpus ingest PATH` "
                       "or `etalon update` first (or point --home / ETALON_HOME at your warehouse)")
-    resolution = resolve(found[:1], SetLookup.from_tables(documents, units_table))[0]
+    resolution = resolve(found[:1], lookup)[0]
     if resolution.status != "found" or not resolution.doc_id:
         raise Refused(f"{citation}: {resolution.status}: {resolution.reason}")
     doc_id, path = resolution.doc_id, resolution.unit_path or ""
@@ -165,14 +164,10 @@ def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) ->
     if not with_status:
         print_json_lines([c.to_record() for c in found])
         return 0
-    from citations import SetLookup
-    from corpus.store import current_tables
-
-    documents, units = current_tables(Lake(home.lake))
+    documents, _, lookup = actions.corpus_index(Lake(home.lake))
     if not documents.num_rows:
         _echo(f"warning: the warehouse at {home.root} holds no corpus yet, so no citation can be found "
               "(run `etalon corpus ingest PATH`, or point --home / ETALON_HOME at your warehouse)")
-    lookup = SetLookup.from_tables(documents, units)
     print_json_lines([r.citation.to_record(status=r.status) for r in resolve(found, lookup)])
     return 0
 
