@@ -9,6 +9,7 @@ at all skip every scan here, which is most of them.
 from __future__ import annotations
 
 import re
+from types import ModuleType
 
 from citations import grammar_ro as ro
 from citations import grammar_ru as ru
@@ -63,9 +64,7 @@ class DecisionFinder:
             start, point = p, None
             m = after_word.match(folded, p)
             if m is not None:
-                pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
-                if pb is not None:
-                    start, point = pb.start(), pb.group("point")
+                start, point = _point_before(ru, folded, p)
                 court = self._ru_court(m)
             else:
                 cb = court_before.search(folded, max(0, p - 160), p)
@@ -81,9 +80,7 @@ class DecisionFinder:
                             found.append(self._ru_lower(text, low, prefix.start() if prefix else p))
                         continue
                     court = _plenum_spoken_of(folded, p)
-                    pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
-                    if pb is not None:
-                        start, point = pb.start(), pb.group("point")
+                    start, point = _point_before(ru, folded, p)
             num, d = m.group("num"), m.group("d1") or m.group("d2")
             if num is None and d is None:
                 continue
@@ -112,15 +109,15 @@ class DecisionFinder:
             m = ru.PLENUM_INITIALS.match(folded, p)
             if m is None or (p and folded[p - 1].isalpha()) or m.group("num") is None:
                 continue
-            pb = search_back(ru.POINT_BEFORE, ru.POINT_NOT_AFTER, folded, max(0, p - 40), p)
-            start, end = (pb.start() if pb is not None else p), trim_end(text, p, m.end())
+            start, point = _point_before(ru, folded, p)
+            end = trim_end(text, p, m.end())
             d = m.group("d1") or m.group("d2")
             date = iso_date(d) if d else None
             found.append(new_citation(start, end, text[start:end], "decision", "ru",
                                       court="ВАС РФ Пленум" if m.group("vas") else "ВС РФ Пленум",
                                       number=text[m.start("num") : m.end("num")], date=date,
                                       year=date[:4] if date else None,
-                                      point=pb.group("point") if pb is not None else None))  # fmt: skip
+                                      point=point))  # fmt: skip
         for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
@@ -176,11 +173,8 @@ class DecisionFinder:
                     court = self._nearest_court(folded, m.start(), m.end())
             if court is None:
                 continue  # "decizia nr. 15/2023" of an employer or a company body is not court practice
-            number = num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
-            point = None
-            pb = search_back(ro.POINT_BEFORE, ro.POINT_NOT_AFTER, folded, max(0, start - 40), start)
-            if pb is not None:
-                start, point = pb.start(), pb.group("point")
+            number = _ro_number(num)
+            start, point = _point_before(ro, folded, start)
             end = trim_end(text, start, m.end())
             found.append(
                 new_citation(
@@ -200,7 +194,7 @@ class DecisionFinder:
                 num = nxt.group("num")
                 found.append(new_citation(nxt.start("head"), nxt.end(), text[nxt.start("head") : nxt.end()],
                                           "decision", "ro", court=court,
-                                          number=num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", ""),
+                                          number=_ro_number(num),
                                           year=nxt.group("year") or nxt.group("year2")))  # fmt: skip
                 nxt = ro.NEXT_DECISION.match(folded, nxt.end())
         for m in ro.ECHR.finditer(folded) if echr else ():
@@ -246,6 +240,18 @@ class DecisionFinder:
                 if dist >= 0 and (best is None or dist < best[0]):
                     best = (dist, c.court)
         return best[1] if best else None
+
+
+def _point_before(grammar: ModuleType, folded: str, pos: int) -> tuple[int, str | None]:
+    """Where a decision citation starts and the point it names, when one is written before the decision word
+    ("п. 34 постановления ...", "paragraful 25 din Decizia ..."): read backwards from `pos`."""
+    pb = search_back(grammar.POINT_BEFORE, grammar.POINT_NOT_AFTER, folded, max(0, pos - 40), pos)
+    return (pb.start(), pb.group("point")) if pb is not None else (pos, None)
+
+
+def _ro_number(num: str) -> str:
+    """A Romanian decision number as written: a Roman one (RIL/HP) in capitals, thousands dots dropped."""
+    return num.upper() if ro.ROMAN.fullmatch(num) else num.replace(".", "")
 
 
 def _plenum_spoken_of(folded: str, pos: int) -> str:
