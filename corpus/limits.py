@@ -57,19 +57,46 @@ def safe_xml_parser(*, recover: bool = False) -> etree.XMLParser:
     )
 
 
-def parse_xml(data: bytes) -> etree._Element:
+def _refuse_entities(data: bytes) -> None:
     if b"<!ENTITY" in data[:65536]:
         idx = data.find(b"<!ENTITY")
         raise IngestFailure("xml_entities", "the document declares entities (expansion / external entities refused)",
                             f"byte {idx}")
+
+
+def _malformed(exc: etree.XMLSyntaxError) -> IngestFailure:
+    line = exc.position[0] if exc.position else None
+    return IngestFailure("malformed_xml", str(exc.msg), f"line {line}" if line else None)
+
+
+def parse_xml(data: bytes) -> etree._Element:
+    _refuse_entities(data)
     try:
         root = etree.fromstring(data, safe_xml_parser())
     except etree.XMLSyntaxError as exc:
-        line = exc.position[0] if exc.position else None
-        raise IngestFailure("malformed_xml", str(exc.msg), f"line {line}" if line else None) from None
+        raise _malformed(exc) from None
     if root is None:
         raise IngestFailure("malformed_xml", "empty document", "byte 0")
     return root
+
+
+class _NoTree:
+    """A parser target with no element callbacks: libxml2 checks the document and builds nothing."""
+
+    def close(self) -> None:
+        return None
+
+
+def check_xml(data: bytes) -> None:
+    """What ``parse_xml`` refuses, refused the same way, without building the tree: for a reader that takes
+    its text from the checked bytes (a third of the time of parsing into a tree and freeing it)."""
+    _refuse_entities(data)
+    parser = etree.XMLParser(target=_NoTree(), resolve_entities=False, no_network=True, huge_tree=False,
+                             load_dtd=False, dtd_validation=False)
+    try:
+        etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise _malformed(exc) from None
 
 
 def read_zip_member(path: Path, member: str, limits: Limits) -> bytes:

@@ -50,6 +50,12 @@ def _sparse_2gb(tmp_path: Path) -> Path:
     return path
 
 
+WORD = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document '
+        b'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+        + "<w:p><w:r><w:t>Статья 1. Текст</w:t></w:r></w:p>".encode() * 50 + b"</w:body></w:document>")
+WORD_ENTITIES = (b'<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                 + WORD[WORD.index(b"<w:document"):].replace(b"Text", b"&x;"))
+
 CASES: list[tuple[str, Callable[[Path], Path], str, str | None]] = [
     ("truncated portal page", lambda p: _put(p, "cut.html", PORTAL_PAGE.format(meta=META_UTF8).encode()[:600]),
      "truncated", "char "),
@@ -57,6 +63,10 @@ CASES: list[tuple[str, Callable[[Path], Path], str, str | None]] = [
     ("billion laughs", lambda p: _put(p, "lol.xml", BILLION_LAUGHS.encode()), "xml_entities", "byte "),
     ("external entities", lambda p: _put(p, "xxe.xml", EXTERNAL_ENTITY.encode()), "xml_entities", "byte "),
     ("zip bomb", _zip_bomb, "zip_bomb", "entry "),
+    ("truncated DOCX document", lambda p: _docx(p / "cut.docx", WORD[:700]), "malformed_xml", "line "),
+    ("mismatched DOCX tags", lambda p: _docx(p / "tags.docx", WORD.replace(b"</w:body>", b"</w:bod>")), "malformed_xml",
+     "line "),
+    ("entities in a DOCX", lambda p: _docx(p / "xxe.docx", WORD_ENTITIES), "xml_entities", "byte "),
     ("not a zip", lambda p: _put(p, "fake.docx", b"PK\x03\x04 this is not an archive"), "malformed_docx", None),
     ("2 GB file", _sparse_2gb, "too_large", "byte "),
     ("mis-encoded", lambda p: _put(p, "moji.txt", LAW_TEXT.encode().decode("cp1251").encode()), "mis_encoded",
