@@ -4,7 +4,9 @@ Structure is recognised from the numbering conventions of Russian legislative dr
 one file's layout: ``Статья N.`` opens an article; chapters, sections and paragraphs (§) are context;
 ``1.`` opens a numbered part (пункт in the Civil Code), ``1)`` a point, ``а)`` a letter. In codes
 whose parts are not numbered (ТК, ГПК) each plain paragraph is a part, counted as the courts count
-"часть вторая". Repealed articles and parts are kept with status ``repealed``.
+"часть вторая", except the items of a list, which are paragraphs of the part that introduces them
+("... в случаях:"). Repealed articles and parts are kept with status ``repealed``; editorial lines of
+text exports (amendment notes, the consultant's comments and links) are no part of the text.
 """
 
 from __future__ import annotations
@@ -22,14 +24,35 @@ CONTEXT = re.compile(
     r"Часть\s+(?:перв|втор|трет|четв|пят|шест)\w*\s*$)"
 )
 CONTEXT_NUMBERED = re.compile(r"^(?:Глава|ГЛАВА|Раздел|РАЗДЕЛ|Подраздел|ПОДРАЗДЕЛ)\s+[\dIVXLCМ]+")
-PART = re.compile(r"^(\d+(?:\.\d+)*)\.(?:\s+|(?=[^\d\s]))")
-POINT = re.compile(r"^(\d+(?:\.\d+)*)\)\s*")
+# "2.1-1." / "1.1-1)": a part or point inserted between 2.1 and 2.2 is written with a hyphen (read as 2.1.1)
+PART = re.compile(r"^(\d+(?:[.\-]\d+)*)\.(?:\s+|(?=[^\d\s]))")
+POINT = re.compile(r"^(\d+(?:[.\-]\d+)*)\)\s*")
 LETTER = re.compile(r"^([а-яё])\)\s*")
 REPEAL = re.compile(r"утратил[аио]?\s+силу|не\s+подлежащ\w*\s+применени|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
 _CONTEXT_FIRST = frozenset("ГРПЧ§")
 # A consultant's editorial note in a text or DOCX export, on a line of its own: "(в ред. Федерального закона от
 # ...)", "(абзац введен Федеральным законом ...)". The portal marks these as notes; plain text needs the words.
-EDIT_NOTE = re.compile(r"^\((?:в\s+ред\.|в\s+редакции\b|[^()]{0,80}?\bвведен[аоы]?\b)", re.I)
+# "(п. 1 в ред. ...)", "(часть 4 в ред. ...)" name what they amend first; "(см. текст в предыдущей редакции)" points
+# to the consultant's archive.
+EDIT_NOTE = re.compile(
+    r"^\((?:(?:[^()]{0,80}?\s)?(?:в\s+ред\.|в\s+редакции\b)|[^()]{0,80}?\bвведен[аоы]?\b|см\.\s+текст\b)", re.I
+)
+# The same note run into the end of the paragraph it amends, as some text exports print it: "...; (в ред.
+# Федерального закона от ... N 185-ФЗ)". Only the abbreviation "в ред." and "введен ... законом" mark it: an act's
+# own words never abbreviate "в редакции".
+INLINE_NOTE = re.compile(
+    r"\s*\((?:[^()]{0,80}?\s)?(?:в\s+ред\.\s|введен[аоы]?\s+(?:Федеральн|Постановлени|Указ|Закон))"
+    r"[^()]*(?:\([^()]*\)[^()]*)*\)$"
+)
+# A consultant's own lines, never the act's: its comment ("КонсультантПлюс: примечание." and the one paragraph it
+# introduces), its link to case law ("Позиции высших судов по ст. 187 ГК РФ >>>") and its page header.
+CONSULTANT_NOTE = "КонсультантПлюс: примечание"
+CONSULTANT_LINES = ("Позиции высших судов", "Документ предоставлен КонсультантПлюс", "www.consultant.ru",
+                    "Дата сохранения:")
+_CONSULTANT_FIRST = frozenset("КПДw")
+# A plain paragraph that ends so ("... в случаях:", "...;", "..., и") runs on into the next: a list's items are
+# paragraphs (абзацы) of the part that introduces them, not parts of their own.
+_RUNS_ON = (":", ";", ",", " и", " или", " либо")
 # "Примечание." / "Примечания. 1. ..." closes the parts of an article (УК, КоАП): what follows explains terms,
 # and its own "1.", "2." are no parts of the article.
 NOTE_WORD = "Примечани"
@@ -180,7 +203,8 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 part_lines.append(t)
             continue
         if part_unit is not None:
-            if part_lines[-1].endswith(_DASHES) and part_lines[-1][-2:-1] == " ":
+            last = part_lines[-1]
+            if last.endswith(_RUNS_ON) or (last.endswith(_DASHES) and last[-2:-1] == " "):
                 part_lines.append(t)
                 continue
             part_unit[DRAFT_TEXT] = "\n".join(part_lines)
@@ -205,11 +229,26 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
     seen: set[str] = set()
     contexts: list[str] = []
     art: _Article | None = None
+    consultant = False  # the line before was "КонсультантПлюс: примечание.": this one is its comment
+    heading_open = False  # the line before was a chapter or section title, which may wrap onto this one
     for ln in lines:
         t = ln.text
         if not t:
             continue
         first = t[0]
+        if first in _CONSULTANT_FIRST and t.startswith(CONSULTANT_LINES):
+            continue
+        if consultant:
+            consultant = False
+            if not (first == "С" and ARTICLE.match(t)):
+                if art is not None:
+                    art.lines.append(Line(t, "note"))
+                continue
+        if first == "К" and t.startswith(CONSULTANT_NOTE):
+            consultant = True
+            if art is not None:
+                art.lines.append(Line(t, "note"))
+            continue
         if first in "ПМ" and SIGNATURE.match(t):
             if art is not None:
                 _emit_article(art, out, seen)
@@ -220,6 +259,8 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
             if art is not None:
                 _emit_article(art, out, seen)
             heading = clean(m.group(2)) or None
+            if heading and heading[-1] == ")" and ("ред." in heading or "введен" in heading):
+                heading = INLINE_NOTE.sub("", heading) or None
             art = _Article(normalise_ru(m.group(1)), m.group(1), heading, " / ".join(contexts) or None)
             continue
         if ln.role == "heading" or (ln.role is None and first in _CONTEXT_FIRST and (
@@ -229,14 +270,24 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 art.lines.append(Line(t, "note"))
                 continue
             _push_context(contexts, t)
+            heading_open = ln.role is None
             if art is not None:
                 _emit_article(art, out, seen)
                 art = None
             continue
         if art is not None:
-            if first == "(" and ln.role is None and t[-1] == ")" and EDIT_NOTE.match(t):
-                ln = Line(t, "note")
+            if t[-1] == ")" and ln.role is None:
+                if first == "(":
+                    if EDIT_NOTE.match(t):
+                        ln = Line(t, "note")
+                elif ("ред." in t or "введен" in t) and (m := INLINE_NOTE.search(t)) is not None and m.start():
+                    art.lines.append(Line(t[: m.start()]))
+                    ln = Line(t[m.start() :].strip(), "note")
             art.lines.append(ln)
+        elif heading_open and t.isupper() and len(t) < 200:
+            contexts[-1] = f"{contexts[-1]} {t}"  # "Глава 2. ВОЗНИКНОВЕНИЕ ... ОБЯЗАННОСТЕЙ," / "ОСУЩЕСТВЛЕНИЕ ..."
+        else:
+            heading_open = False
     if art is not None:
         _emit_article(art, out, seen)
     return out

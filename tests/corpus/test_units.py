@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft, finish
+from corpus.ru_structure import lines_from_text, parse_articles
 
 FIELDS = [
     ("1152", "1152", "article", "1152", "Принятие наследства", "Текст статьи", IN_FORCE, "Глава 64"),
@@ -33,3 +34,69 @@ def test_an_amended_draft_keeps_the_amended_text() -> None:
 def test_a_finished_unit_cannot_be_changed() -> None:
     with pytest.raises(AttributeError):
         _finished()[0].text = "changed"  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------- Russian plain-text structure
+# Authored in the shape of consultant text exports of codes and laws (not copied from any act).
+
+RU_TEXT = """Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ ОБЯЗАННОСТЕЙ,
+ИСПОЛНЕНИЕ И ОТВЕТСТВЕННОСТЬ
+
+Статья 40. Сроки исполнения
+Позиции высших судов по ст. 40 ПК РФ >>>
+
+1. Обязанность исполняется в срок, установленный договором.
+(п. 1 в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+(см. текст в предыдущей редакции)
+КонсультантПлюс: примечание.
+О толковании п. 2 ст. 40 см. Постановление КС РФ от 01.03.2021 N 5-П.
+2. Срок может быть продлен соглашением сторон.
+2.1. Продление срока оформляется письменно.
+2.1-1. Устное продление срока не допускается.
+(часть 2.1-1 введена Федеральным законом от 01.02.2020 N 10-ФЗ)
+
+КонсультантПлюс: примечание.
+Ст. 41 применяется с учетом Постановления КС РФ от 01.03.2021 N 5-П.
+Статья 41. Отказ от исполнения (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+Отказ от исполнения обязанности не допускается.
+Исключения из этого правила устанавливаются законом в случаях:
+существенного нарушения обязанности другой стороной;
+невозможности исполнения; (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+иных, предусмотренных договором.
+Отказ совершается в той же форме, что и договор. (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+"""
+
+
+def _ru_units() -> dict[str, tuple[str, str | None, str | None]]:
+    return {d[1]: (d[5], d[4], d[7]) for d in parse_articles(lines_from_text(RU_TEXT))}
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    # the consultant's comment and its link to case law are not the act's words
+    ("40/1", "1. Обязанность исполняется в срок, установленный договором."),
+    ("40/2", "2. Срок может быть продлен соглашением сторон."),
+    ("40/2.1", "2.1. Продление срока оформляется письменно."),
+    # a part inserted after 2.1 is written "2.1-1." and cited as 2.1.1
+    ("40/2.1.1", "2.1-1. Устное продление срока не допускается."),
+    # a comment standing before the next article is no paragraph of the one before
+    ("41/1", "Отказ от исполнения обязанности не допускается."),
+    # a list's items are paragraphs of the part that introduces them; a note run into a line is no text
+    ("41/2", "Исключения из этого правила устанавливаются законом в случаях:\n"
+             "существенного нарушения обязанности другой стороной;\nневозможности исполнения;\n"
+             "иных, предусмотренных договором."),
+    ("41/3", "Отказ совершается в той же форме, что и договор."),
+])
+def test_a_text_export_part_holds_only_the_acts_words(path: str, text: str) -> None:
+    assert _ru_units()[path][0] == text
+
+
+def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> None:
+    paths = [p for p in _ru_units() if "/" in p]
+    assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3"]
+
+
+def test_a_text_export_heading_drops_its_note_and_a_wrapped_chapter_title_is_whole() -> None:
+    units = _ru_units()
+    assert units["41"][1] == "Отказ от исполнения"
+    assert units["40"][2] == ("Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ ОБЯЗАННОСТЕЙ, ИСПОЛНЕНИЕ И ОТВЕТСТВЕННОСТЬ")
+
