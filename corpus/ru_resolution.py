@@ -25,7 +25,8 @@ DATE_DOTS = re.compile(r"\b(\d{2})\.(\d{2})\.(\d{4})\b")
 NUMBER = re.compile(r"(?:№|\bN)\s*(\d+(?:-[А-ЯA-Z]+)?)")
 PLENUM = re.compile(r"пленум", re.I)
 TITLE_LINE = re.compile(r"^(?:О|ОБ|Об|О\s)\s*\S")
-QUOTED = re.compile(r"[\"«]((?:О|Об)\s[^\"»]+)[\"»]")
+# the title in quotes on the header line, straight, angle or typographic ("“О ...”", "„О ...“")
+QUOTED = re.compile(r"[\"«“„]((?:О|Об)\s[^\"»“”]+)[\"»”“]")
 
 
 @dataclass(frozen=True)

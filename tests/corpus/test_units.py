@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft, finish
+from corpus.ru_resolution import resolution_meta
 from corpus.ru_structure import lines_from_text, parse_articles
 
 FIELDS = [
@@ -100,3 +101,10 @@ def test_a_text_export_heading_drops_its_note_and_a_wrapped_chapter_title_is_who
     assert units["41"][1] == "Отказ от исполнения"
     assert units["40"][2] == ("Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ ОБЯЗАННОСТЕЙ, ИСПОЛНЕНИЕ И ОТВЕТСТВЕННОСТЬ")
 
+
+@pytest.mark.parametrize("quoted", ["“О примерных вопросах практики”", "„О примерных вопросах практики“",
+                                    "«О примерных вопросах практики»", '"О примерных вопросах практики"'])
+def test_a_resolution_title_in_any_quotes_is_read_from_its_header_line(quoted: str) -> None:
+    head = f"Постановление Пленума Верховного Суда РФ от 3 марта 2020 г. № 7 {quoted}\n1. Первый пункт."
+    meta = resolution_meta(lines_from_text(head))
+    assert (meta.title, meta.number, meta.date) == ("О примерных вопросах практики", "7", "2020-03-03")
