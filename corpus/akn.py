@@ -21,11 +21,17 @@ AKN_NAMESPACES = frozenset({
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD13",
     "http://www.akomantoso.org/2.0",
 })
+# Every draft of the 3.0 schema had its own namespace (WD17, CSD03, CSD13, ...), and real corpora kept
+# whichever their tools were written against: the Italian Senate's bulk data still uses CSD03.
+_AKN_NS_PREFIXES = ("http://docs.oasis-open.org/legaldocml/ns/akn/3.0", "http://www.akomantoso.org/")
 DOC_TYPES = frozenset({"act", "bill", "judgment", "doc", "debate", "debateReport", "amendment", "portion",
                        "statement", "officialGazette", "documentCollection", "amendmentList"})
 TOP = frozenset({"article", "section", "rule"})
 SUB = frozenset({"paragraph", "subsection", "point", "subparagraph", "clause", "subclause", "item", "indent",
-                 "alinea", "list"})
+                 "alinea", "list", "level"})
+# Text quoted from another act (an amending act's "insert: (2A) ...") or embedded in it: its numbered
+# provisions belong to the act it quotes, so they are text of the quoting unit, never units of their own.
+QUOTED = frozenset({"quotedStructure", "embeddedStructure"})
 CONTEXT = frozenset({"part", "title", "chapter", "subchapter", "book", "subtitle", "division", "subdivision",
                      "subpart", "tome"})
 KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law", "debateReport": "debate"}
@@ -39,7 +45,16 @@ DEBATE_SECTIONS = frozenset({
     "pointOfOrder", "adjournment",
 })
 SPEECHES = frozenset({"speech", "question", "answer"})
-_DIGITS = re.compile(r"\d+(?:[.\-^]\d+)*(?:\s?(?:bis|ter|quater)\b|[a-z](?![a-z]))?")
+# the Latin ordinals of inserted provisions: Italian "Art. 2-bis", French "article 3 ter"
+_LATIN = ("bis|ter|quater|quinquies|sexies|septies|octies|novies|nonies|decies|undecies|duodecies|terdecies|"
+          "quaterdecies|quinquiesdecies|sexiesdecies|septiesdecies|octiesdecies|noviesdecies|vicies")
+# "1.1", "12A" (a section inserted after 12), "5a", "2-bis"
+_DIGITS = re.compile(rf"(\d+(?:[.\-^]\d+)*)(?:[\s\-]?({_LATIN})\b|([a-z])(?![a-z]))?", re.I)
+# a unit whose whole text says it is gone: "[Repealed by Act 3 of 2015]", "((ARTICOLO ABROGATO DAL ...))"
+_REPEALED_TEXT = re.compile(
+    r"^\W*(?:(?:article|section|articolo|comma|paragraph)\s+)?(?:repealed|deleted|spent|abrogat[oaieă]?|abrogée?|"
+    r"derogad[oa]|soppress[oa])\b(?:\W*$|\s+(?:by|under|with\s+effect|dal|dalla|dall|dai|prin|por|par)\b)", re.I)
+_URN_NIR = re.compile(r"^urn:nir:.*?(\d{4}-\d\d-\d\d);(\w+)")
 
 
 @dataclass(frozen=True)
@@ -76,7 +91,8 @@ def _norm_num(num: str) -> str:
     """``Art. 1.``, ``SECTION 1.``, ``§ 301.``, ``Artículo 1º`` -> ``1``/``301``; ``(a)``, ``[4]`` -> ``a``/``4``."""
     m = _DIGITS.search(num)
     if m:
-        return m.group(0)
+        base, latin, letter = m.groups()
+        return f"{base}-{latin.lower()}" if latin else base + letter if letter else base
     tokens = num.replace("\u202f", " ").split()
     return tokens[-1].strip("()[].,:;-–—") if tokens else ""
 
@@ -89,13 +105,35 @@ def _heading(el: etree._Element) -> str | None:
 
 
 # text blocks in any namespace; lxml filters the tags in C instead of a Python test on every node
-_BLOCKS = tuple(f"{{*}}{t}" for t in ("p", "li", "td", "listIntroduction", "listWrapUp", "blockContainer"))
+_BLOCKS = tuple(f"{{*}}{t}" for t in ("p", "li", "td", "th", "listIntroduction", "listWrapUp", "blockContainer"))
+_NOTES = ("{*}authorialNote",)
 
 
 def _text(el: etree._Element) -> str:
+    """The unit's blocks, one a line, each once: a table cell, list item or block container that holds
+    paragraphs is read through them (its own string would repeat them), and a footnote (``authorialNote``)
+    inside a paragraph is no text of the provision."""
     parts: list[str] = []
-    for node in el.iter(*_BLOCKS):
-        t = clean(_string(node))
+    blocks = el.iter(*_BLOCKS)
+    for node in blocks:
+        if len(node):
+            inner = sum(1 for _ in node.iter(*_BLOCKS)) - 1
+            if inner:
+                if _local(node) != "p":
+                    continue  # a container: its own blocks come next
+                text = _string(node)
+                for note in node.iter(*_NOTES):
+                    text = text.replace(_string(note), "", 1)
+                for _ in range(inner):
+                    next(blocks, None)  # the blocks inside the paragraph (a footnote's) are read with it
+            else:
+                text = _string(node)
+                if node.find(".//{*}authorialNote") is not None:
+                    for note in node.iter(*_NOTES):
+                        text = text.replace(_string(note), "", 1)
+        else:
+            text = node.text or ""
+        t = clean(text)
         if t:
             parts.append(t)
     return "\n".join(parts)
@@ -103,7 +141,7 @@ def _text(el: etree._Element) -> str:
 
 def parse_akn(root: etree._Element) -> AknDoc:
     ns = etree.QName(root).namespace
-    if _local(root) != "akomaNtoso" or ns not in AKN_NAMESPACES:
+    if _local(root) != "akomaNtoso" or not (ns in AKN_NAMESPACES or (ns and ns.startswith(_AKN_NS_PREFIXES))):
         raise IngestFailure("not_akoma_ntoso", f"root element {root.tag} is not an Akoma Ntoso document", "line 1")
     doc = next((c for c in root if _local(c) in DOC_TYPES), None)
     if doc is None:
@@ -113,7 +151,7 @@ def parse_akn(root: etree._Element) -> AknDoc:
         inner = next((el for el in root.iter() if _local(el) in ("act", "bill", "judgment")), None)
         doc = inner if inner is not None else doc
         doc_type = _local(doc)
-    work_uri = country = number = date = None
+    work_uri = country = number = date = alias = urn = uri = None
     for el in doc.iter():
         ln = _local(el)
         if ln == "FRBRWork":
@@ -121,21 +159,58 @@ def parse_akn(root: etree._Element) -> AknDoc:
                 lc = _local(c)
                 if lc == "FRBRthis" and work_uri is None:
                     work_uri = c.get("value")
+                elif lc == "FRBRuri" and uri is None:
+                    uri = c.get("value")
                 elif lc == "FRBRcountry":
                     country = c.get("value")
                 elif lc == "FRBRnumber":
                     number = c.get("value")
                 elif lc == "FRBRdate" and date is None:
                     date = c.get("date")
+                elif lc == "FRBRalias":
+                    value = c.get("value") or ""
+                    if value.startswith("urn:"):
+                        urn = urn or value
+                    elif alias is None and "title" in (c.get("name") or "title").lower():
+                        alias = clean(value) or None
             break
-    title = ""
+    # Normattiva names the work only by its URN alias ("urn:nir:stato:legge:2024-12-13;203")
+    m = _URN_NIR.match(urn) if urn else None
+    if work_uri is None and urn:
+        work_uri = urn
+    if number is None:
+        number = m.group(2) if m else _uri_number(uri or work_uri)
+    if date is None and m:
+        date = m.group(1)
+    title = doc_number = ""
     for el in doc.iter():
-        if _local(el) in ("docTitle", "shortTitle", "longTitle"):
+        ln = _local(el)
+        if ln in ("docTitle", "shortTitle", "longTitle"):
             title = clean(_string(el))
             if title:
                 break
+        elif ln == "docNumber" and not doc_number:
+            doc_number = clean(_string(el))
+    # an act without a preface (Laws.Africa) names itself in its work's alias; a parliamentary amendment has
+    # only its number ("Emendamento n. 1.1")
+    title = title or alias or doc_number
     units = _debate_units(doc) if doc_type in DEBATES else _units(doc, doc_type)
+    if not units:
+        units = _whole_text(doc)
     return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units)
+
+
+_YEAR = re.compile(r"^\d{4}(?:-\d\d-\d\d)?$")
+
+
+def _uri_number(uri: str | None) -> str | None:
+    """The number in a work URI without ``FRBRnumber``: what follows its year (``/za/act/2009/10`` -> ``10``)."""
+    parts = (uri or "").split("/")
+    for i, part in enumerate(parts[:-1]):
+        if _YEAR.match(part):
+            nxt = parts[i + 1]
+            return nxt if nxt and nxt not in ("main", "!main") and not nxt.startswith(("@", "!")) else None
+    return None
 
 
 def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
@@ -145,7 +220,8 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
     def walk(el: etree._Element, article: str | None, path: str | None, ctx: list[str]) -> None:
         for child in el:
             ln = _local(child)
-            if ln in ("meta", "preface", "preamble", "conclusions", "attachments", "components", "coverPage"):
+            if ln in ("meta", "preface", "preamble", "conclusions", "attachments", "components", "coverPage") \
+                    or ln in QUOTED:
                 continue
             num = _num(child)
             if ln in CONTEXT:
@@ -165,7 +241,8 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
                     i += 1
                 seen.add(new_path)
                 text = _text(child)
-                status = REPEALED if child.get("status") in ("removed", "repealed") else IN_FORCE
+                status = REPEALED if child.get("status") in ("removed", "repealed") or (
+                    len(text) < 300 and _REPEALED_TEXT.match(text)) else IN_FORCE
                 out.append(draft(new_article, new_path, kind, num, _heading(child), text, status,
                                    " / ".join(ctx) or None))
                 walk(child, new_article, new_path, ctx)
@@ -174,6 +251,17 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
 
     walk(doc, None, None, [])
     return out
+
+
+_BODIES = frozenset({"body", "mainBody", "amendmentBody", "judgmentBody", "debateBody", "collectionBody"})
+
+
+def _whole_text(doc: etree._Element) -> list[Draft]:
+    """A document that numbers nothing (a parliamentary amendment, a memorandum) is one text unit: its body's
+    text, as a legislatie.just.ro record without articles is, rather than no document at all."""
+    body = next((c for c in doc if _local(c) in _BODIES), None)
+    text = _text(body) if body is not None else ""
+    return [draft(None, "text", "text", "", None, text, IN_FORCE, None)] if text else []
 
 
 def _debate_units(doc: etree._Element) -> list[Draft]:

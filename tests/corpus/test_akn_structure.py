@@ -1,0 +1,170 @@
+"""How the Akoma Ntoso reader reads shapes that real corpora use beyond the standard's examples.
+
+Each document here is written for the test, in the shape of a corpus seen in the wild: the Italian Senate's
+bulk data (a CSD03 draft namespace, parliamentary amendments), Normattiva (``Art. 2-bis``, the work named by a
+``urn:nir`` alias, repealed articles kept as "((ARTICOLO ABROGATO ...))"), Laws.Africa (no preface, the title in
+``FRBRalias``, inserted sections ``12A``, tables, footnotes) and amending acts that quote the provisions they
+insert.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpus.ingest import parse_path
+from corpus.model import Document, Unit
+
+FINAL = "http://docs.oasis-open.org/legaldocml/ns/akn/3.0"
+
+
+def _read(tmp_path: Path, xml: str, name: str = "doc.xml") -> Document:
+    path = tmp_path / name
+    path.write_text(xml, encoding="utf-8")
+    docs = list(parse_path(path, "t"))
+    assert len(docs) == 1 and isinstance(docs[0], Document), docs
+    return docs[0]
+
+
+def _units(doc: Document) -> dict[str, Unit]:
+    return {u.path: u for u in doc.units}
+
+
+def _act(body: str, work: str = '<FRBRthis value="/akn/xx/act/2020/3/!main"/><FRBRnumber value="3"/>'
+         '<FRBRdate date="2020-02-01" name="Generation"/><FRBRcountry value="xx"/>',
+         ns: str = FINAL, preface: str = "<preface><p><docTitle>Test Act</docTitle></p></preface>") -> str:
+    return (f'<akomaNtoso xmlns="{ns}"><act><meta><identification source="#t"><FRBRWork>{work}</FRBRWork>'
+            f"</identification></meta>{preface}<body>{body}</body></act></akomaNtoso>")
+
+
+def _section(num: str, text: str, tag: str = "section") -> str:
+    return f"<{tag}><num>{num}</num><content><p>{text}</p></content></{tag}>"
+
+
+@pytest.mark.parametrize("ns", [
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD03",
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD11",
+    "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/WD12",
+])
+def test_a_draft_namespace_of_the_schema_is_read_like_the_final_one(tmp_path: Path, ns: str) -> None:
+    doc = _read(tmp_path, _act(_section("1.", "Text one.") + _section("2.", "Text two."), ns=ns))
+    assert [u.path for u in doc.units] == ["1", "2"]
+
+
+def test_an_inserted_article_or_section_is_a_unit_of_its_own(tmp_path: Path) -> None:
+    body = (_section("Art. 2.", "Secondo.", "article") + _section("Art. 2-bis.", "Inserito.", "article")
+            + _section("Art. 2 ter", "Altro.", "article") + _section("12.", "Twelve.") + _section("12A.", "Inserted.")
+            + _section("12B", "Another."))
+    doc = _read(tmp_path, _act(body))
+    assert [(u.path, u.text) for u in doc.units] == [
+        ("2", "Secondo."), ("2-bis", "Inserito."), ("2-ter", "Altro."), ("12", "Twelve."), ("12A", "Inserted."),
+        ("12B", "Another."),
+    ]
+
+
+AMENDING = """
+<section><num>4.</num><heading>Amendment of section 11 of Act 7 of 2001</heading>
+  <subsection><num>(1)</num><content><p>Section 11 of the principal Act is amended by inserting after
+  subsection (2) the following subsections:</p>
+    <p><mod>“<quotedStructure>
+      <subsection><num>(2A)</num><content><p>A notice may be served outside the Republic.</p></content></subsection>
+      <subsection><num>(2B)</num><intro><p>Service may be effected—</p></intro>
+        <paragraph><num>(a)</num><content><p>by post; or</p></content></paragraph>
+        <paragraph><num>(b)</num><content><p>by electronic mail.</p></content></paragraph>
+      </subsection>
+    </quotedStructure>”</mod></p>
+  </content></subsection>
+  <subsection><num>(2)</num><content><p>Section 12 of the principal Act is repealed.</p></content></subsection>
+</section>
+<article><num>Art. 5.</num><paragraph><num>1.</num><content><p>L'articolo 3 è sostituito dal seguente:</p>
+  <p><mod>«<quotedStructure><article><num>Art. 3.</num><paragraph><num>1.</num><content><p>Nuovo testo.</p>
+  </content></paragraph></article></quotedStructure>».</mod></p></content></paragraph></article>
+"""
+
+
+def test_provisions_an_amending_act_quotes_are_its_text_not_its_units(tmp_path: Path) -> None:
+    doc = _read(tmp_path, _act(AMENDING))
+    units = _units(doc)
+    assert list(units) == ["4", "4/1", "4/2", "5", "5/1"]
+    quoted = units["4/1"].text
+    # the inserted subsections are read once, inside the subsection that inserts them
+    assert quoted.count("A notice may be served outside the Republic.") == 1
+    assert quoted.count("by electronic mail.") == 1
+    assert units["5/1"].text.count("Nuovo testo.") == 1
+
+
+TABLE_AND_NOTES = """
+<section><num>7.</num><heading>Fees</heading>
+  <subsection><num>(1)</num><content>
+    <p>The fees are set out in the table<authorialNote marker="1" placement="bottom"><p>See Gazette 41 of
+    2019.</p></authorialNote>:</p>
+    <table><tr><th><p>Service</p></th><th><p>Fee</p></th></tr>
+      <tr><td><p>Licence</p><p>(first year)</p></td><td><p>R100</p></td></tr></table>
+    <blockContainer><p>The fees include value-added tax.</p></blockContainer>
+  </content></subsection>
+</section>
+"""
+
+
+def test_table_cells_and_block_containers_are_read_once_and_footnotes_are_no_text(tmp_path: Path) -> None:
+    unit = _units(_read(tmp_path, _act(TABLE_AND_NOTES)))["7/1"]
+    assert unit.text.split("\n") == [
+        "The fees are set out in the table:", "Service", "Fee", "Licence", "(first year)", "R100",
+        "The fees include value-added tax.",
+    ]
+
+
+def test_an_act_without_a_preface_takes_its_title_from_the_work_alias_and_its_number_from_the_uri(
+        tmp_path: Path) -> None:
+    work = ('<FRBRthis value="/akn/za-cpt/act/by-law/2015/parks/!main"/><FRBRuri value="/akn/za-cpt/act/by-law/2015/parks"/>'
+            '<FRBRalias value="Parks By-law, 2015" name="title"/><FRBRdate date="2015-03-04" name="Generation"/>'
+            '<FRBRcountry value="za"/>')
+    doc = _read(tmp_path, _act(_section("1.", "Definitions."), work=work, preface=""))
+    assert (doc.doc_id, doc.title, doc.number, doc.date) == (
+        "akn:/akn/za-cpt/act/by-law/2015/parks/!main", "Parks By-law, 2015", "parks", "2015-03-04")
+
+
+def test_a_work_named_only_by_its_urn_gives_its_id_number_and_date(tmp_path: Path) -> None:
+    work = '<FRBRalias name="urn:nir" value="urn:nir:stato:decreto.legislativo:2005-09-06;206"/>'
+    doc = _read(tmp_path, _act(_section("Art. 1.", "Finalità.", "article"), work=work))
+    assert (doc.doc_id, doc.number, doc.date, doc.title) == (
+        "akn:urn:nir:stato:decreto.legislativo:2005-09-06;206", "206", "2005-09-06", "Test Act")
+
+
+@pytest.mark.parametrize("text", [
+    "((ARTICOLO ABROGATO DAL D.LGS. 21 FEBBRAIO 2014, N. 21))",
+    "[Repealed by section 9 of Act 2 of 2018]",
+    "(Abrogat)",
+    "Deleted.",
+])
+def test_a_unit_whose_text_says_it_is_repealed_is_kept_as_repealed(tmp_path: Path, text: str) -> None:
+    body = _section("Art. 1.", "In vigore.", "article") + _section("Art. 2.", text, "article")
+    units = _units(_read(tmp_path, _act(body)))
+    assert (units["1"].status, units["2"].status, units["2"].text) == ("in_force", "repealed", text)
+
+
+def test_a_long_text_mentioning_a_repeal_stays_in_force(tmp_path: Path) -> None:
+    text = "Repealed provisions continue to apply to proceedings instituted before the commencement of this Act."
+    assert _units(_read(tmp_path, _act(_section("3.", text))))["3"].status == "in_force"
+
+
+def test_numbered_levels_are_units(tmp_path: Path) -> None:
+    body = ('<level><num>1.</num><content><p>First.</p></content></level>'
+            '<level><num>2.</num><level><num>(a)</num><content><p>Second a.</p></content></level></level>')
+    assert list(_units(_read(tmp_path, _act(body)))) == ["1", "2", "2/a"]
+
+
+AMENDMENT = f"""<akomaNtoso xmlns="{FINAL}/CSD03"><amendment><meta><identification source="#s"><FRBRWork>
+<FRBRthis value="http://example.org/emend/S/12/1.4/main"/><FRBRdate date="2021-04-01" name="presentazione"/>
+<FRBRcountry value="ita"/><FRBRnumber value="1.4"/></FRBRWork></identification></meta>
+<preface><p><docNumber>Emendamento n. 1.4</docNumber></p></preface>
+<amendmentBody><amendmentContent><p><i>Al comma 2, sopprimere le parole:</i> «entro trenta giorni».</p>
+</amendmentContent></amendmentBody></amendment></akomaNtoso>"""
+
+
+def test_a_document_that_numbers_nothing_is_one_text_unit(tmp_path: Path) -> None:
+    doc = _read(tmp_path, AMENDMENT)
+    assert (doc.title, doc.number, doc.date) == ("Emendamento n. 1.4", "1.4", "2021-04-01")
+    assert [(u.path, u.kind, u.text) for u in doc.units] == [
+        ("text", "text", "Al comma 2, sopprimere le parole: «entro trenta giorni».")]
