@@ -151,7 +151,7 @@ def parse_akn(root: etree._Element) -> AknDoc:
         inner = next((el for el in root.iter() if _local(el) in ("act", "bill", "judgment")), None)
         doc = inner if inner is not None else doc
         doc_type = _local(doc)
-    work_uri = country = number = date = alias = urn = uri = None
+    work_uri = country = number = date = alias = urn = uri = name = None
     for el in doc.iter():
         ln = _local(el)
         if ln == "FRBRWork":
@@ -167,6 +167,8 @@ def parse_akn(root: etree._Element) -> AknDoc:
                     number = c.get("value")
                 elif lc == "FRBRdate" and date is None:
                     date = c.get("date")
+                elif lc == "FRBRname" and name is None:
+                    name = clean(c.get("value") or "") or None
                 elif lc == "FRBRalias":
                     value = c.get("value") or ""
                     if value.startswith("urn:"):
@@ -194,6 +196,10 @@ def parse_akn(root: etree._Element) -> AknDoc:
     # an act without a preface (Laws.Africa) names itself in its work's alias; a parliamentary amendment has
     # only its number ("Emendamento n. 1.1")
     title = title or alias or doc_number
+    if doc_type == "judgment" and name:
+        # the National Archives' judgments name the case in FRBRname ("MK v A Local Authority"); their header's
+        # docTitle is whichever line the converter tagged ("IN THE MATTER OF THE CHILDREN ACT 1989")
+        title = name
     units = _debate_units(doc) if doc_type in DEBATES else _units(doc, doc_type)
     if not units:
         units = _whole_text(doc)

@@ -168,3 +168,26 @@ def test_a_document_that_numbers_nothing_is_one_text_unit(tmp_path: Path) -> Non
     assert (doc.title, doc.number, doc.date) == ("Emendamento n. 1.4", "1.4", "2021-04-01")
     assert [(u.path, u.kind, u.text) for u in doc.units] == [
         ("text", "text", "Al comma 2, sopprimere le parole: «entro trenta giorni».")]
+
+
+JUDGMENT = f"""<akomaNtoso xmlns="{FINAL}"><judgment name="judgment"><meta><identification source="#tna"><FRBRWork>
+<FRBRthis value="ewhc/ch/2022/77"/><FRBRdate date="2022-01-20" name="judgment"/><FRBRcountry value="GB-UKM"/>
+<FRBRnumber value="77"/><FRBRname value="Alder Ltd v Birch"/></FRBRWork></identification></meta>
+<header><p>Neutral Citation Number: <neutralCitation>[2022] EWHC 77 (Ch)</neutralCitation></p>
+<blockContainer><num>-</num><p>- - - - -</p></blockContainer>
+<p><docTitle>IN THE MATTER OF THE INSOLVENCY ACT 1986</docTitle></p></header>
+<judgmentBody><decision>
+<level><content><p class="Heading2">Introduction</p></content></level>
+<paragraph><num>1.</num><content><p>This is an application to set aside a statutory demand.</p></content></paragraph>
+<level><content><p class="Heading2">Discussion</p></content></level>
+<paragraph><num>2.</num><content><p>The demand is set aside.</p></content></paragraph>
+</decision></judgmentBody></judgment></akomaNtoso>"""
+
+
+def test_a_judgment_is_named_by_its_case_and_read_by_its_numbered_paragraphs(tmp_path: Path) -> None:
+    doc = _read(tmp_path, JUDGMENT)
+    assert (doc.kind, doc.title, doc.number, doc.date) == ("decision", "Alder Ltd v Birch", "77", "2022-01-20")
+    assert [(u.path, u.kind, u.text) for u in doc.units] == [
+        ("1", "point", "This is an application to set aside a statutory demand."),
+        ("2", "point", "The demand is set aside."),
+    ]
