@@ -41,7 +41,7 @@ EDIT_NOTE = re.compile(
 # Федерального закона от ... N 185-ФЗ)". Only the abbreviation "в ред." and "введен ... законом" mark it: an act's
 # own words never abbreviate "в редакции".
 INLINE_NOTE = re.compile(
-    r"\s*\((?:[^()]{0,80}?\s)?(?:в\s+ред\.\s|введен[аоы]?\s+(?:Федеральн|Постановлени|Указ|Закон))"
+    r"\((?:[^()]{0,80}?\s)?(?:в\s+ред\.\s|введен[аоы]?\s+(?:Федеральн|Постановлени|Указ|Закон))"
     r"[^()]*(?:\([^()]*\)[^()]*)*\)$"
 )
 # A consultant's own lines, never the act's: its comment ("КонсультантПлюс: примечание." and the one paragraph it
@@ -73,6 +73,16 @@ class Line:
 
     text: str
     role: str | None = None  # "heading" (styled as a heading by the source), "note" (editorial note)
+
+
+def _inline_note(text: str) -> int:
+    """Where a note run into the end of a paragraph starts (the space before its bracket), or 0 when none."""
+    at = text.rfind(" (")
+    while at > 0:  # from the right: a note may hold brackets of its own ("N 259-ФЗ (ред. 23.05.2018)")
+        if INLINE_NOTE.match(text, at + 1):
+            return at
+        at = text.rfind(" (", 0, at)
+    return 0
 
 
 def clean(text: str) -> str:
@@ -160,6 +170,10 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     point: str | None = None
     part_unit: Draft | None = None  # its text grows with the lines that follow it until the next part
     part_lines: list[str] = []
+    # a point that introduces a list ("1) застройщик - хозяйственное общество:") keeps its letters and the
+    # paragraphs of its list, as its part does
+    point_unit: Draft | None = None
+    point_lines: list[str] | None = None  # made when the point runs on past its own line
     plain_count = 0
     # Units are appended inline (a path seen before is skipped): this loop runs once per paragraph of the
     # corpus, and helper calls here were a measurable share of the ingest.
@@ -170,7 +184,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
         if m:
             if part_unit is not None:
                 part_unit[DRAFT_TEXT] = "\n".join(part_lines)
-            part, point = normalise_ru(m.group(1)), None
+            part, point, point_unit = normalise_ru(m.group(1)), None, None
             part_lines = [t]
             part_unit = [number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context]
             if part_unit[1] not in seen:  # its path
@@ -183,9 +197,10 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             sub = f"{number}/{part}/{point}" if part else f"{number}/{point}"
             if part:
                 part_lines.append(t)
+            point_unit, point_lines = [number, sub, "point", m.group(1) + ")", None, t, _status(t), context], None
             if sub not in seen:
                 seen.add(sub)
-                out.append([number, sub, "point", m.group(1) + ")", None, t, _status(t), context])
+                out.append(point_unit)
             continue
         m = LETTER.match(t) if not digit and t[1:2] == ")" else None
         if m:
@@ -194,10 +209,21 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             sub = f"{base}/{m.group(1)}"
             if part:
                 part_lines.append(t)
+            if point_unit is not None:
+                point_lines = point_lines or [point_unit[DRAFT_TEXT]]
+                point_lines.append(t)
+                point_unit[DRAFT_TEXT] = "\n".join(point_lines)
             if sub not in seen:
                 seen.add(sub)
                 out.append([number, sub, "letter", m.group(1) + ")", None, t, _status(t), context])
             continue
+        if point_unit is not None:
+            if point_lines[-1].endswith(_RUNS_ON) if point_lines else point_unit[DRAFT_TEXT].endswith(":"):
+                point_lines = point_lines or [point_unit[DRAFT_TEXT]]
+                point_lines.append(t)
+                point_unit[DRAFT_TEXT] = "\n".join(point_lines)
+            else:
+                point_unit = None
         if numbered:
             if part:
                 part_lines.append(t)
@@ -209,7 +235,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 continue
             part_unit[DRAFT_TEXT] = "\n".join(part_lines)
         plain_count += 1
-        part, point = str(plain_count), None
+        part, point, point_unit = str(plain_count), None, None
         part_lines = [t]
         part_unit = [number, f"{number}/{part}", "part", part, None, t, _status(t), context]
         if part_unit[1] not in seen:
@@ -236,19 +262,20 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
         if not t:
             continue
         first = t[0]
-        if first in _CONSULTANT_FIRST and t.startswith(CONSULTANT_LINES):
-            continue
-        if consultant:
-            consultant = False
-            if not (first == "С" and ARTICLE.match(t)):
+        if consultant or first in _CONSULTANT_FIRST:  # one check on the common path
+            if t.startswith(CONSULTANT_LINES):
+                continue
+            if consultant:
+                consultant = False
+                if not (first == "С" and ARTICLE.match(t)):
+                    if art is not None:
+                        art.lines.append(Line(t, "note"))
+                    continue
+            elif first == "К" and t.startswith(CONSULTANT_NOTE):
+                consultant = True
                 if art is not None:
                     art.lines.append(Line(t, "note"))
                 continue
-        if first == "К" and t.startswith(CONSULTANT_NOTE):
-            consultant = True
-            if art is not None:
-                art.lines.append(Line(t, "note"))
-            continue
         if first in "ПМ" and SIGNATURE.match(t):
             if art is not None:
                 _emit_article(art, out, seen)
@@ -260,7 +287,7 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 _emit_article(art, out, seen)
             heading = clean(m.group(2)) or None
             if heading and heading[-1] == ")" and ("ред." in heading or "введен" in heading):
-                heading = INLINE_NOTE.sub("", heading) or None
+                heading = heading[: _inline_note(heading) or len(heading)]
             art = _Article(normalise_ru(m.group(1)), m.group(1), heading, " / ".join(contexts) or None)
             continue
         if ln.role == "heading" or (ln.role is None and first in _CONTEXT_FIRST and (
@@ -280,9 +307,9 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 if first == "(":
                     if EDIT_NOTE.match(t):
                         ln = Line(t, "note")
-                elif ("ред." in t or "введен" in t) and (m := INLINE_NOTE.search(t)) is not None and m.start():
-                    art.lines.append(Line(t[: m.start()]))
-                    ln = Line(t[m.start() :].strip(), "note")
+                elif ("ред." in t or "введен" in t) and (at := _inline_note(t)):
+                    art.lines.append(Line(t[:at]))
+                    ln = Line(t[at + 1 :], "note")
             art.lines.append(ln)
         elif heading_open and t.isupper() and len(t) < 200:
             contexts[-1] = f"{contexts[-1]} {t}"  # "Глава 2. ВОЗНИКНОВЕНИЕ ... ОБЯЗАННОСТЕЙ," / "ОСУЩЕСТВЛЕНИЕ ..."

@@ -65,6 +65,13 @@ RU_TEXT = """Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ 
 невозможности исполнения; (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
 иных, предусмотренных договором.
 Отказ совершается в той же форме, что и договор. (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+
+Статья 42. Понятия
+Для целей настоящей главы используются следующие понятия:
+1) сторона - лицо:
+которое приняло на себя обязанность;
+которое вправе требовать ее исполнения;
+2) третье лицо - иное лицо.
 """
 
 
@@ -86,6 +93,9 @@ def _ru_units() -> dict[str, tuple[str, str | None, str | None]]:
              "существенного нарушения обязанности другой стороной;\nневозможности исполнения;\n"
              "иных, предусмотренных договором."),
     ("41/3", "Отказ совершается в той же форме, что и договор."),
+    # a point that introduces a list keeps the list's paragraphs, up to the next point
+    ("42/1/1", "1) сторона - лицо:\nкоторое приняло на себя обязанность;\nкоторое вправе требовать ее исполнения;"),
+    ("42/1/2", "2) третье лицо - иное лицо."),
 ])
 def test_a_text_export_part_holds_only_the_acts_words(path: str, text: str) -> None:
     assert _ru_units()[path][0] == text
@@ -93,7 +103,7 @@ def test_a_text_export_part_holds_only_the_acts_words(path: str, text: str) -> N
 
 def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> None:
     paths = [p for p in _ru_units() if "/" in p]
-    assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3"]
+    assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3", "42/1", "42/1/1", "42/1/2"]
 
 
 def test_a_text_export_heading_drops_its_note_and_a_wrapped_chapter_title_is_whole() -> None:
