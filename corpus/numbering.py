@@ -2,7 +2,7 @@
 
 Conventions shared with the citations library: Russian dotted articles stay dotted (``12.8``) and a
 portal superscript (``390<sup>1</sup>``) becomes ``390.1``; Romanian thousands dots vanish
-(``1.272`` -> ``1272``) and index articles keep a caret (``471^1``).
+(``1.272`` -> ``1272``) and index articles keep a caret (``471^1``, also when printed ``471¹``).
 """
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 
 _RO_THOUSANDS = re.compile(r"^(\d{1,3})\.(\d{3})$")
+_SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹⁰"
+_RO_SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPTS}]+$")
+_FROM_SUPERSCRIPT = str.maketrans(_SUPERSCRIPTS, "1234567890")
 _SPACES = re.compile(r"\s+")
 
 
@@ -25,6 +28,8 @@ def normalise_ro(number: str) -> str:
         return number
     n = _SPACES.sub("", number).strip(".")
     n = n.replace("ˆ", "^")
+    if n[-1:] in _SUPERSCRIPTS and "^" not in n:  # a printed index: "8¹" is "8^1"
+        n = _RO_SUPERSCRIPT.sub(lambda m: "^" + m.group().translate(_FROM_SUPERSCRIPT), n)
     base, caret, index = n.partition("^")
     m = _RO_THOUSANDS.match(base)
     if m:
