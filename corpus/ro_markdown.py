@@ -14,11 +14,15 @@ from corpus.model import Draft
 from corpus.numbering import normalise_ro
 from corpus.ro_text import article_units, unify
 
+# the number may carry an index (``8^1``, ``8¹``) and a footnote mark (``Articolul 10 *)``) before its title
 ARTICLE = re.compile(
-    r"^(?:Art\.|Articolul|ARTICOLUL|Articol)\s*(\d+(?:\.\d{3})?(?:\s*\^\s*\d+)?)\s*(?:[—–-]\s*(.*))?$", re.I
+    r"^(?:Art\.|Articolul|ARTICOLUL|Articol)\s*(\d+(?:\.\d{3})?(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?)\s*(?:\*+\)\s*)?"
+    r"(?:[—–-]\s*(.*))?$",
+    re.I,
 )
 UNIC = re.compile(r"^Articol(?:ul)?\s+unic\b", re.I)
-NOTE = re.compile(r"^\(la data \d")
+# editorial notes of a consolidation: "(la data 1-ian-2020 ...)" and "28/07/2022 - litera a fost abrogată prin ..."
+NOTE = re.compile(r"^\(la data \d|^\d\d/\d\d/\d{4} - ")
 SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată")
 _NOTE_OR_PAGE_FIRST = frozenset("(Pp")  # or a digit: what NOTE and PAGE can start with
 PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
@@ -30,10 +34,144 @@ _SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adop
 # document can hold it, and it marks where one article's paragraphs end and the next one's begin.
 _ARTICLE_MARK = "\x1c"
 # where a wrapped line starts a new paragraph: a blank line, an article mark (before or after it), or a
-# line opening with a marker ``(2)``, ``a)``, ``1.`` (its whitespace on the same line) or a note ``(la data 1``
+# line opening with a marker ``(2)``, ``(2^1)``, ``(1.1)``, ``a)``, ``1.``, ``6.1.`` (its whitespace on the same
+# line; a wrapped reference "(2)-(4)" or "a), g)" is no marker), a note ``(la data 1`` or ``28/07/2022 - ``
+# (unless it stands for the text of a bare marker ``e)`` above it) or a footnote ``*)``
 _PARA_BREAK = re.compile(
-    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\(\d+(?:\^\d+)?\)|[a-zăâîșț](?:\^\d+)?\)|\d+(?:\^\d+)?\.[^\S\n]|\(la data \d))"
+    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\(\d+(?:[\^.]\d+)?\)(?![-–,;.])|[a-zăâîșț](?:\^\d+)?\)(?![-–,;.])"
+    r"|\d+(?:[\^.]\d+)*\.[^\S\n]|\(la data \d)"
+    r"|(?=\d\d/\d\d/\d{4} - |\*+\))(?<!\n[a-zăâîșț]\)\n)(?<!\n[a-z][a-z]\)\n)(?<!\n\(\d\)\n)(?<!\n\(\d\d\)\n))"
 )
+# A marker whose index the PDF set as a superscript comes apart: "(1" + "1" then ")" on the next line for
+# alin. (1^1), "20" + "1" then "." for pct. 20^1, "a", "1", ")" on three lines for lit. a^1). Each is found
+# from the "\n)" or "\n." it ends in (one scan for the two characters), then what stands before that.
+_WRAPPED_CLOSE = re.compile(r"\n[).]")
+_FLAT_ALINEAT = re.compile(r"\((\d{2,3})$")
+_FLAT_LETTER = re.compile(r"\n([a-zăâîșț])\n(\d{1,2})$")
+_FLAT_POINT = re.compile(r"\n(\d{2,4})$")
+_ALINEAT_BEFORE = re.compile(r"\n\((\d+)(?:\^\d+)?(?:\)|\n\))")
+_POINT_BEFORE = re.compile(r"\n(\d+)(?:\^\d+)?(?:\.|\n\.)[^\S\n]")
+
+
+def _split_index(digits: str, base: str | None) -> str:
+    """``digits`` as base^index: after the marker ``base`` (the previous one of its kind) "11" is 1^1 and
+    "110" is 1^10; without one, the index is the last digit."""
+    if base and len(digits) > len(base) and digits.startswith(base) and digits[len(base)] != "0":
+        return base + "^" + digits[len(base) :]
+    return digits[:-1] + "^" + digits[-1]
+
+
+def _previous_base(text: str, end: int, before: re.Pattern[str], resolved: dict[int, str]) -> str | None:
+    """The number of the last marker matching ``before`` in the 3,000 characters before ``end`` (one put
+    back together already counts with its base)."""
+    last = None
+    for m in before.finditer(text, max(0, end - 3000), end):
+        last = m
+    if last is None:
+        return None
+    return resolved.get(last.start() + 1, last.group(1))
+
+
+def _join_superscripts(text: str) -> str:
+    """Put the markers whose superscript index the PDF wrapped back together."""
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in text order
+    resolved: dict[int, str] = {}  # where a marker was put back together: its base
+    for wrapped in _WRAPPED_CLOSE.finditer(text):
+        pos = wrapped.start()
+        if wrapped.group() == "\n)":
+            letter = _FLAT_LETTER.search(text, max(0, pos - 6), pos)
+            if letter is not None:
+                edits.append((letter.start() + 1, pos + 2, f"{letter.group(1)}^{letter.group(2)})"))
+                continue
+            alineat = _FLAT_ALINEAT.search(text, max(0, pos - 4), pos)
+            if alineat is None:
+                continue
+            at = alineat.start()
+            line_start = at > 0 and text[at - 1] == "\n"  # a marker, not a reference "alin. (52\n)"
+            base = _previous_base(text, at - 1, _ALINEAT_BEFORE, resolved) if line_start else None
+            number = _split_index(alineat.group(1), base)
+            if line_start:
+                resolved[at] = number.partition("^")[0]
+            edits.append((at, pos + 2, "(" + number + ")"))
+        elif text[pos + 2 : pos + 3] in (" ", "\t"):
+            point = _FLAT_POINT.search(text, max(0, pos - 6), pos)
+            if point is not None:
+                at = point.start() + 1
+                number = _split_index(point.group(1), _previous_base(text, at - 1, _POINT_BEFORE, resolved))
+                resolved[at] = number.partition("^")[0]
+                edits.append((at, pos + 2, number + "."))
+    if not edits:
+        return text
+    out: list[str] = []
+    done = 0
+    for start, end, replacement in edits:
+        out.append(text[done:start])
+        out.append(replacement)
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+# a footnote of a consolidated text: "*) Reproducem mai jos ...", after the unit it annotates
+_FOOTNOTE = re.compile(r"^\*+\)")
+_MARKER = re.compile(r"^(?:\((\d+)(?:\^(\d+))?\)|(\d+)(?:\^(\d+))?\.|([a-zăâîșț])(?:\^(\d+))?\))")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _resuming(paras: list[str]) -> frozenset[str]:
+    """The markers that continue the article after a footnote: those that may follow its last marker of
+    each kind ("(3)" -> "(4)" or "(3^1)"; "1." -> "2." or "1^1."; "a)" -> "b)" or "a^1)"); none if it has no
+    marker. After "(1)" and its "11." the article resumes at "12." or at "(2)"."""
+    found: set[str] = set()
+    kinds: set[int] = set()
+    for p in reversed(paras):
+        m = _MARKER.match(p)
+        if m is None:
+            continue
+        kind = 1 if m.group(1) else 3 if m.group(3) else 5
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        if kind == 1:
+            n, i = int(m.group(1)), int(m.group(2) or 0)
+            found.update((f"({n + 1})", f"({n}^{i + 1})"))
+            break  # an alineat encloses the points and letters after it: none before it can resume
+        if kind == 3:
+            n, i = int(m.group(3)), int(m.group(4) or 0)
+            found.update((f"{n + 1}.", f"{n}^{i + 1}."))
+        else:
+            letter, i = m.group(5), int(m.group(6) or 0)
+            k = _LETTERS.find(letter)
+            found.update((_LETTERS[k + 1 : k + 2] + ")" if k >= 0 else "", f"{letter}^{i + 1})"))
+    return frozenset(found)
+
+
+def _quotes_open(p: str, before: int) -> int:
+    """How many quotations are open after ``p``: "..." pairs, „...” nested."""
+    straight = p.count('"')
+    depth = before + p.count("„") - p.count("”")
+    if straight % 2:
+        depth = depth - 1 if depth > 0 and before > 0 else depth + 1
+    return max(depth, 0)
+
+
+def _unflatten_articles(articles: list[tuple[str, str, str | None, str | None]]) -> None:
+    """Article headings whose superscript index the PDF printed as plain digits: "15", "151", "152", "16" are
+    15, 15^1, 15^2, 16. A number is read so only where the sequence proves it: it extends the previous
+    article's number, and the next article that does not is between the two."""
+    numbers = [a[0] for a in articles]
+    for k in range(1, len(numbers)):
+        n = numbers[k]
+        base = numbers[k - 1].partition("^")[0]
+        if not (n.isdecimal() and base.isdecimal() and len(n) > len(base) and n.startswith(base)
+                and n[len(base)] != "0"):
+            continue
+        following = next((m.partition("^")[0] for m in numbers[k + 1 : k + 40]
+                          if not (m.isdecimal() and len(m) > len(base) and m.startswith(base))), None)
+        if following is not None and following.isdecimal() and int(base) < int(following) < int(n):
+            numbers[k] = base + "^" + n[len(base) :]
+            _n, _written, heading, context = articles[k]
+            articles[k] = (numbers[k], numbers[k], heading, context)
 _HYPHEN_BREAK = re.compile(r"(?<=-)\n(?=(.))")
 
 
@@ -48,9 +186,10 @@ def _first_signature_line(text: str) -> int:
     return text.count("\n", 0, min(found)) if found else len(text)
 
 
-def _split_margin_title(lines: list[str], s: int, e: int) -> tuple[int, int, int]:
+def _split_margin_title(lines: list[str], s: int, e: int, need_body: bool) -> tuple[int, int, int]:
     """Where the title of the next article starts among the stripped ``lines[s:e]`` of one article:
-    (end of body, start of title, end of title), start == end if there is none."""
+    (end of body, start of title, end of title), start == end if there is none. With ``need_body`` the block
+    is an article's, which keeps at least its first line."""
     n = e
     while n > s and not lines[n - 1]:
         n -= 1
@@ -60,11 +199,49 @@ def _split_margin_title(lines: list[str], s: int, e: int) -> tuple[int, int, int
     for j in range(i, n):
         prev = lines[j - 1] if j > s else ""
         if lines[j][:1].isupper() and (not prev or prev.endswith(_TERMINAL)):
+            if need_body and not any(lines[s:j]):
+                continue  # an article's whole text ("Abrogat.", one short sentence) is no title of the next
             return j, j, n
     return n, n, n
 
 
 _TITLE_LIKE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,78}$")
+# a title printed on the first line of the text, run into it: "Obiectul de reglementare (1) Prezentul cod ..."
+_TITLE_THEN_ALINEAT = re.compile(r"^([A-ZĂÂÎȘȚ][^.;:()]{2,160}?) (\(1\) .*)$")
+
+
+def _title_before_alineat(lines: list[str], first: int, e: int) -> str | None:
+    """The title run into the first line of an article's text before its "(1)", possibly wrapped over two
+    lines; that line is left holding the alineat only."""
+    line = lines[first]
+    if "(1) " in line:
+        m = _TITLE_THEN_ALINEAT.match(line)
+        if m is None:
+            return None
+        lines[first] = m.group(2)
+        return m.group(1)
+    nxt = first + 1
+    if nxt < e and "(1) " in lines[nxt] and line[:1].isupper() and not line.endswith(_TERMINAL):
+        m = _TITLE_THEN_ALINEAT.match(line + " " + lines[nxt])
+        if m is not None and len(m.group(1)) > len(line):
+            lines[first] = ""
+            lines[nxt] = m.group(2)
+            return m.group(1)
+    return None
+
+
+def _title_continued(lines: list[str], first: int, e: int, heading: str) -> str:
+    """A heading's title wrapped onto the line below it ("Articolul 2 — Impozitele ... obligatorii" then
+    "reglementate de Codul fiscal"): a lower-case line that is no sentence end nor marker and after which
+    the text opens anew (a marker, a capital or nothing); a text that merely starts in lower case goes on."""
+    line = lines[first]
+    if line.endswith(_TERMINAL) or line[1:2] in (")", "^"):
+        return heading
+    nxt = next((j for j in range(first + 1, e) if lines[j]), None)
+    if nxt is not None and lines[nxt][:1].islower():
+        return heading
+    lines[first] = ""
+    return heading + " " + line
 
 
 def _heading(raw: str) -> tuple[int, str]:
@@ -99,7 +276,7 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     (margin titles, titles after headings, signatures and whole context blocks become blank lines, article
     headings a mark); then one regex split of the joined lines undoes the PDF wrapping of every paragraph
     at once, instead of Python work on every line."""
-    text = unify(text)
+    text = _join_superscripts(unify(text))
     raw_lines = text.splitlines()
     heads = [i for i, raw in enumerate(raw_lines) if raw[:1] == "#"]
     titles_after = _titles_follow_headings(raw_lines, heads)
@@ -119,7 +296,7 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
         margin: list[str] = []
         end = e
         if not next_has_title and not titles_after:
-            e, t, te = _split_margin_title(lines, s, e)
+            e, t, te = _split_margin_title(lines, s, e, current is not None)
             if t < te:
                 margin = lines[t:te]
                 if after_context and current is None and te - t > 1 and not any(lines[s:e]):
@@ -131,11 +308,18 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
             e = s
         else:
             number, written, heading, ctx_s = current
-            if titles_after and heading is None:
-                first = next((j for j in range(s, e) if lines[j]), None)
-                if first is not None and _TITLE_LIKE.match(lines[first]):
+            # the first line of the text: mostly right after the heading or after one blank line
+            first = s if s < e and lines[s] else s + 1 if s + 1 < e and lines[s + 1] else (
+                next((j for j in range(s + 2, e) if lines[j]), None))
+            if first is None:
+                pass
+            elif heading is None:
+                heading = _title_before_alineat(lines, first, e)
+                if heading is None and titles_after and _TITLE_LIKE.match(lines[first]):
                     heading = lines[first]
                     lines[first] = ""
+            elif lines[first][:1].islower():
+                heading = _title_continued(lines, first, e, heading)
             if e > signature_from:
                 e = next((j for j in range(s, e) if lines[j][:1] in "PA" and SIGNATURE.match(lines[j])), e)
             articles.append((number, written, heading, ctx_s))
@@ -181,20 +365,35 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
         context_s = " / ".join(c for _, c in contexts)
         after_context = True
     finish(start, len(lines), True)
+    _unflatten_articles(articles)
 
     out: list[Draft] = []
     seen: set[str] = set()
     arts = iter(articles)
     art: tuple[str, str, str | None, str | None] | None = None
     paras: list[str] = []
+    # after a footnote "*) ...", what the note quotes is no text of the article until the article's own
+    # numbering resumes: these are the markers that would resume it
+    resume: frozenset[str] | None = None
+    quoting = 0  # quotations a footnote opened and has not closed: what they quote never resumes the article
     for p in _PARA_BREAK.split("\n".join(lines)):
         if not p:
             continue
         if p == _ARTICLE_MARK:
             if art is not None:
                 article_units(art[0], art[1], art[2], paras, art[3], seen, out)
-            art, paras = next(arts), []
+            art, paras, resume = next(arts), [], None
             continue
+        if p[0] == "*" and _FOOTNOTE.match(p):
+            if resume is None:
+                resume, quoting = _resuming(paras), 0
+            quoting = _quotes_open(p, quoting)
+            continue
+        if resume is not None:
+            if quoting or p.split(" ", 1)[0] not in resume:
+                quoting = _quotes_open(p, quoting)
+                continue
+            resume = None
         p = p.replace("\n", " ") if "-\n" not in p else _HYPHEN_BREAK.sub(_hyphen_join, p).replace("\n", " ")
         if not (p[0] in _NOTE_OR_PAGE_FIRST or p[0].isdigit()) or not (NOTE.match(p) or PAGE.match(p)):
             paras.append(p)

@@ -14,9 +14,11 @@ from corpus.numbering import normalise_ro
 
 _DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
 _QWORD = re.compile(r"[\wăâîșțĂÂÎȘȚ]*\?[\w?ăâîșțĂÂÎȘȚ]*")
-ALINEAT = re.compile(r"^\((\d+(?:\^\d+)?)\)\s*")
+# an inserted alineat is printed (2^1) or, in some consolidations, (2.1): both are alin. (2^1)
+ALINEAT = re.compile(r"^\((\d+(?:[\^.]\d+)?)\)\s*")
 LITERA = re.compile(r"^([a-zăâîșț](?:\^\d+)?)\)\s*")
-PUNCT = re.compile(r"^(\d+(?:\^\d+)?)\.\s+")
+# points keep their dotted sub-numbers ("pct. 6.1", as citations write them)
+PUNCT = re.compile(r"^(\d+(?:[\^.]\d+)*)\.\s+")
 MARKER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzăâîșț")
 AFTER_MARKER_LETTER = frozenset(")^")
 REPEAL_RO = re.compile(r"^\s*(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b)", re.I | re.S)
@@ -63,7 +65,9 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
             path = f"{article}~{n}"
             n += 1
     seen.add(path)
-    status = REPEALED if text and len(text) < 300 and REPEAL_RO.search(text) else IN_FORCE
+    # repealed: a short text saying so, or no text under a heading that does ("Articolul 236 — Abrogat")
+    status = (REPEALED if (text and len(text) < 300 and REPEAL_RO.search(text))
+              or (not text and heading and REPEAL_RO.match(heading)) else IN_FORCE)
     out.append([article, path, "article", written, heading, text, status, context])  # drafts as list literals
     alin: str | None = None
     for line in body:
@@ -74,7 +78,7 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
             if m is None:
                 continue
             number = m.group(1)
-            alin = number if number.isdecimal() else normalise_ro(number)
+            alin = number if number.isdecimal() else normalise_ro(number.replace(".", "^"))
             sub = path + "/" + alin
             if sub not in seen:
                 seen.add(sub)

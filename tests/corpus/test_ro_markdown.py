@@ -73,3 +73,153 @@ def test_page_numbers_notes_and_signatures_are_no_article_text(dropped: str) -> 
 
 def test_the_document_title_is_the_first_level_one_heading() -> None:
     assert parse_markdown(CODE)[0] == "Codul de test"
+
+
+# A consolidated act as PDF-to-Markdown conversions of other codes print it: superscript indexes flattened
+# into plain digits, titles run over a line or into the text, footnotes and consolidation notes after units,
+# references wrapped to the start of a line, repealed articles. Written for these tests.
+CONSOLIDATED = """# Legea de probă
+
+## CAPITOLUL I — Dispoziții
+
+###### Articolul 1 — Obiectul și domeniul de aplicare al legii de
+
+probă
+(1) Prima regulă se aplică tuturor.
+(11
+) Regula inserată se aplică după prima.
+(12
+) A doua regulă inserată.
+(2) Sunt definite:
+a) primul termen;
+a
+1
+) termenul inserat;
+b) al doilea termen, prevăzut la art. 3 lit.
+a), b) și c).
+
+###### Articolul 2 *)
+
+(1) Textul are două alineate, iar trimiterea la alin.
+(2), ruptă pe rând, nu este un alineat.
+(2) Al doilea alineat.
+*) 1. Se reproduce mai jos art. 9 din Legea nr. 1/2000:
+"(1) Un alineat citat din altă lege.
+(3) Încă unul."
+**) Notă de subsol.
+
+###### Articolul 3
+
+Definiții:
+1. primul punct;
+1.1. subpunctul;
+2. al doilea punct;
+20. al douăzecilea punct;
+201
+. punctul inserat;
+21. ultimul punct.
+
+###### Articolul 4 — Abrogat
+
+###### Articolul 5
+
+(1) Primul alineat.
+(1.1) Alineatul inserat, scris cu punct.
+28/07/2022 - alineatul a fost introdus prin Legea nr. 2/2022.
+(2) Al doilea alineat:
+a) prima literă;
+b)
+28/07/2022 - litera a fost abrogată prin Legea nr. 2/2022.
+*) Notă după alineatul (2), care nu încheie articolul.
+(3) Al treilea alineat.
+
+###### Articolul 51
+
+Articol cu indice tipărit ca cifră.
+
+###### Articolul 52
+
+Alt articol cu indice.
+
+###### Articolul 6
+
+Principiul clarității (1) Titlul stă pe același rând cu primul alineat.
+(2) Al doilea alineat.
+
+###### Articolul 7
+
+Abrogat.
+
+###### Articolul 8
+
+Articol fără titlu.
+
+###### Articolul 8¹
+
+Articol cu indice în exponent.
+"""
+
+
+def _consolidated() -> dict[str, tuple[str, str | None, str, str]]:
+    _title, drafts = parse_markdown(CONSOLIDATED)
+    return {d[1]: (d[2], d[4], d[5], d[6]) for d in drafts}
+
+
+def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
+    articles = [path for path, (kind, _h, _t, _s) in _consolidated().items() if kind == "article"]
+    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1"]
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "text"),
+    [
+        ("1/1^1", "paragraph", "(1^1) Regula inserată se aplică după prima."),
+        ("1/1^2", "paragraph", "(1^2) A doua regulă inserată."),
+        ("1/2/a^1", "letter", "a^1) termenul inserat;"),
+        ("1/2/b", "letter", "b) al doilea termen, prevăzut la art. 3 lit. a), b) și c)."),
+        ("2/1", "paragraph", "(1) Textul are două alineate, iar trimiterea la alin. (2), ruptă pe rând, nu este un alineat."),
+        ("2/2", "paragraph", "(2) Al doilea alineat."),
+        ("3/1.1", "point", "1.1. subpunctul;"),
+        ("3/20^1", "point", "20^1. punctul inserat;"),
+        ("3/21", "point", "21. ultimul punct."),
+        ("5/1^1", "paragraph", "(1.1) Alineatul inserat, scris cu punct."),
+        ("5/2/b", "letter", "b) 28/07/2022 - litera a fost abrogată prin Legea nr. 2/2022."),
+        ("5/3", "paragraph", "(3) Al treilea alineat."),
+        ("6/1", "paragraph", "(1) Titlul stă pe același rând cu primul alineat."),
+        ("7", "article", "Abrogat."),
+    ],
+)
+def test_a_unit_of_a_consolidated_act_holds_its_own_text(path: str, kind: str, text: str) -> None:
+    assert _consolidated()[path][0] == kind
+    assert _consolidated()[path][2] == text
+
+
+@pytest.mark.parametrize("path", ["1/11", "1/12", "1/2/1", "2/3", "3/201", "5/1.1", "51", "52"])
+def test_a_consolidated_act_has_no_unit_its_structure_does_not_hold(path: str) -> None:
+    assert path not in _consolidated()
+
+
+@pytest.mark.parametrize("dropped", ["citat din altă lege", "Încă unul", "Notă", "28/07/2022 - alineatul"])
+def test_footnotes_and_consolidation_notes_are_no_article_text(dropped: str) -> None:
+    assert all(dropped not in text for _kind, _heading, text, _status in _consolidated().values())
+
+
+@pytest.mark.parametrize(
+    ("path", "heading"),
+    [
+        ("1", "Obiectul și domeniul de aplicare al legii de probă"),
+        ("4", "Abrogat"),
+        ("6", "Principiul clarității"),
+        # an article's whole text is no title of the next one
+        ("7", None),
+        ("8", None),
+        ("5^2", None),
+    ],
+)
+def test_a_title_wrapped_or_run_into_the_text_is_the_heading(path: str, heading: str | None) -> None:
+    assert _consolidated()[path][1] == heading
+
+
+@pytest.mark.parametrize("path", ["4", "7"])
+def test_a_repealed_article_is_repealed_with_or_without_text(path: str) -> None:
+    assert _consolidated()[path][3] == "repealed"
