@@ -82,7 +82,8 @@ ARTICLES = [
     ("fz_152.docx", "1 3 5 5.1 10.1 13(R) 25"),
     ("plenum_20_2019.txt", "1 2 2.1 3 4(R) 5"),
     ("plenum_7_2016.docx", "1 2 3(R) 4 4.1"),
-    ("codul_muncii.md", "1 2 2^1(R) 5 10 31"),
+    # "Articolul 101" between 10 and 16 is art. 10^1, its index printed as a plain digit
+    ("codul_muncii.md", "1 2 2^1(R) 5 10 10^1 16 31"),
     ("codul_civil_republicat.md", "1166 1167 1272 1272^1(R) 1273"),
     ("legislatie_records.jsonl#line 1", "1 2 3^1 4(R) 5"),
     ("legislatie_records.jsonl#line 2", "1 2"),
@@ -128,6 +129,8 @@ TEXTS = [
     ("plenum_7_2016.docx", "2", "point", "2. Если иное не установлено законом", "нарушенного права."),
     ("codul_muncii.md", "1/1", "paragraph", "(1) Codul muncii reglementează", "jurisdicția muncii."),
     ("codul_muncii.md", "5/2^1", "paragraph", "(2^1) Constituie discriminare prin asociere", "alin. (2)."),
+    # "(11" with ")" on the next line: the PDF's superscript alineat (1^1)
+    ("codul_muncii.md", "16/1^1", "paragraph", "(1^1) Părțile pot semna", "electronică calificată."),
     ("codul_civil_republicat.md", "1166", "article", "Contractul este acordul de voințe", "un raport juridic."),
     ("codul_civil_republicat.md", "1273/1", "paragraph", "(1) Drepturile reale se constituie",
      "nu au fost predate."),
@@ -156,6 +159,8 @@ ABSENT = [
     ("koap_rf.html", "14.1.1.1/2"),
     ("fz_152.docx", "5.1/2"),
     ("plenum_7_2016.docx", "60"),
+    ("codul_muncii.md", "101"),
+    ("codul_muncii.md", "16/11"),
 ]
 
 
@@ -237,6 +242,8 @@ LOOKUPS = [
     ("п. 4.1 постановления Пленума Верховного Суда РФ от 24.03.2016 № 7", "ru/vs-plenum/2016-03-24/7", "4.1"),
     ("art. 1.272 alin. (2) C.civ.", "ro/cciv", "1272/2"),
     ("art. 2^1 din Codul muncii", "ro/cmuncii", "2^1"),
+    ("art. 10^1 din Codul muncii", "ro/cmuncii", "10^1"),
+    ("art. 16 alin. (1^1) din Codul muncii", "ro/cmuncii", "16/1^1"),
     ("art. 3^1 din Legea nr. 190/2018", "ro/just/999001", "3^1"),
 ]
 
