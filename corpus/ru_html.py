@@ -13,13 +13,16 @@ import re
 from lxml import etree
 
 from corpus.model import IngestFailure
-from corpus.ru_structure import Line, clean
+from corpus.ru_structure import ARTICLE, CONTEXT, Line, clean
 
 _SUPER_CSS = re.compile(r"\.(\w+)\s*\{[^}]*vertical-align\s*:\s*(?:top|super)", re.I)
 _NOTE_CLASSES = frozenset({"I", "P", "N", "C"})
 _HEADING_CLASSES = frozenset({"H"})
 _TITLE_CLASSES = frozenset({"T"})
 _DOC_ND = re.compile(r"prevDoc=(\d+)")
+# A division named on two lines: its number, then its name as the next title ("ГЛАВА 1" / "ОСНОВЫ
+# КОНСТИТУЦИОННОГО СТРОЯ", "РАЗДЕЛ ВТОРОЙ" / "Заключительные и переходные положения").
+_BARE_DIVISION = re.compile(r"^(?:Глава|ГЛАВА|Раздел|РАЗДЕЛ|Подраздел|ПОДРАЗДЕЛ)\s+[\w.]+\.?$")
 
 
 def _superscript_classes(root: etree._Element) -> frozenset[str]:
@@ -102,19 +105,30 @@ def read_portal_html(text: str, raw: bytes | None = None,
     if body is None:
         raise IngestFailure("malformed_html", "no <body>", None)
     notes = _prepare(body, sup)
+    bare = -1  # the index of a division's number still waiting for its name
     for p in body.iter("p"):
         cls = p.get("class")
         heading = cls in _HEADING_CLASSES
         main = clean(_string(p) if len(p) else (p.text or ""))
         raw_note = notes.get(p)
         note = clean(raw_note) if raw_note else ""
+        if bare >= 0 and bare == len(lines) - 1 and main and (cls in _TITLE_CLASSES or (heading and not note)) \
+                and main[0] != "(" and not ARTICLE.match(main) and not CONTEXT.match(main):
+            lines[bare] = Line(f"{lines[bare].text.rstrip('.')}. {main}", "heading")
+            bare = -1
+            continue
         if cls in _TITLE_CLASSES:
             if main:
                 titles.append(main)
                 lines.append(Line(main, "heading"))
+                bare = len(lines) - 1 if _BARE_DIVISION.match(main) else -1
             continue
         if cls in _NOTE_CLASSES:
-            if main or note:
+            # the Constitution's page sets its chapters' numbers ("ГЛАВА 1") in the class of the header's notes
+            if main and not note and CONTEXT.match(main):
+                lines.append(Line(main, "heading"))
+                bare = len(lines) - 1 if _BARE_DIVISION.match(main) else -1
+            elif main or note:
                 lines.append(Line(clean(main + " " + note), "note"))
             continue
         if heading:
@@ -122,6 +136,7 @@ def read_portal_html(text: str, raw: bytes | None = None,
                 lines.append(Line(main, "note"))
             elif main or note:
                 lines.append(Line(main or note, "heading"))
+                bare = len(lines) - 1 if _BARE_DIVISION.match(main) else -1
             continue
         if not main or main in {".", ","}:
             if note:
