@@ -50,6 +50,9 @@ CONSULTANT_NOTE = "КонсультантПлюс: примечание"
 CONSULTANT_LINES = ("Позиции высших судов", "Документ предоставлен КонсультантПлюс", "www.consultant.ru",
                     "Дата сохранения:")
 _CONSULTANT_FIRST = frozenset("КПДw")
+# A paragraph opening with an abbreviated reference ("П. 11 ст. 189.23 ... применяется ...") is a consultant's remark:
+# an act never abbreviates so at the start of a paragraph.
+_REMARK = ("П. ", "Пп. ", "Ст. ", "Ч. ", "Абз. ")
 # A plain paragraph that ends so ("... в случаях:", "...;", "..., и") runs on into the next: a list's items are
 # paragraphs (абзацы) of the part that introduces them, not parts of their own.
 _RUNS_ON = (":", ";", ",", " и", " или", " либо")
@@ -97,18 +100,24 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+# "Утратил силу", "пункт утратил силу", and a placeholder naming what it was: "Часть вторая. - Утратила силу.",
+# "Абзац - Утратил силу.", "Абзацы четвертый - пятый. - Утратили силу."
 _REPEALED_BODY = re.compile(
-    r"^(?:\(?(?:дополнение\s+\w+\s*-[^)]*\)\s*)?\(?\s*(?:(?:пункт|подпункт|часть|абзац|статья|глава)\s+)?"
+    r"^(?:\(?(?:дополнение\s+\w+\s*-[^)]*\)\s*)?\(?\s*"
+    r"(?:(?:пункт|подпункт|часть|абзац|статья|глава)[аиыь]?(?:\s+[а-яё\d.]+(?:\s*[-–—]\s*[а-яё\d.]+)?)??"
+    r"\.?\s*(?:[-–—]\s*)?)?"
     r"(?:утратил[аио]?\s+силу|исключен[аоы]?|не\s+применя\w+))",
     re.I,
 )
+# Repealed parts or points written as one range: "2 - 3. Утратили силу. - Федеральный закон ...", "5 - 7) утратили силу"
+RANGE = re.compile(r"^(\d+(?:\.\d+)*)\s*[-–—]\s*(\d+(?:\.\d+)*)([.)])\s")
 
 
 def _only_repeal(text: str) -> bool:
     """True when a unit's whole text is an editorial repeal note ("3) (Утратил силу - ...)")."""
     if len(text) > 320 or not ("сил" in text or "ключ" in text or "примен" in text):
         return False
-    m = PART.match(text) or POINT.match(text) or LETTER.match(text)
+    m = PART.match(text) or POINT.match(text) or LETTER.match(text) or RANGE.match(text)
     rest = text[m.end() :] if m else text
     rest = rest.strip().lstrip("(").strip()
     return len(rest) < 300 and _REPEALED_BODY.match(rest) is not None
@@ -174,6 +183,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     # paragraphs of its list, as its part does
     point_unit: Draft | None = None
     point_lines: list[str] | None = None  # made when the point runs on past its own line
+    repealed_parts: list[tuple[Draft, list[str]]] = []  # parts that open with a repeal note, and all their lines
     plain_count = 0
     # Units are appended inline (a path seen before is skipped): this loop runs once per paragraph of the
     # corpus, and helper calls here were a measurable share of the ingest.
@@ -187,6 +197,8 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             part, point, point_unit = normalise_ru(m.group(1)), None, None
             part_lines = [t]
             part_unit = [number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context]
+            if part_unit[6] is REPEALED:
+                repealed_parts.append((part_unit, part_lines))
             if part_unit[1] not in seen:  # its path
                 seen.add(part_unit[1])
                 out.append(part_unit)
@@ -201,6 +213,31 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             if sub not in seen:
                 seen.add(sub)
                 out.append(point_unit)
+            continue
+        m = RANGE.match(t) if digit else None
+        if m and (m.group(3) == ")" or numbered):  # "2 - 3. Утратили силу.": a unit for each number
+            a, b = m.group(1), m.group(2)
+            nums = ([str(n) for n in range(int(a), int(b) + 1)] if a.isdecimal() and b.isdecimal() and 0 < int(b) - int(a) < 50
+                    else [normalise_ru(a), normalise_ru(b)])
+            written, status = m.group(0).strip(), _status(t)
+            if m.group(3) == ".":
+                if part_unit is not None:
+                    part_unit[DRAFT_TEXT] = "\n".join(part_lines)
+                base, kind = number, "part"
+                part, point, point_unit, part_lines = nums[-1], None, None, [t]
+            else:
+                base, kind = (f"{number}/{part}" if part else number), "point"
+                if part:
+                    part_lines.append(t)
+                point, point_unit = nums[-1], None
+            for n in nums:
+                path = f"{base}/{n}"
+                unit: Draft = [number, path, kind, written, None, t, status, context]
+                if path not in seen:
+                    seen.add(path)
+                    out.append(unit)
+            if kind == "part":
+                part_unit = unit
             continue
         m = LETTER.match(t) if not digit and t[1:2] == ")" else None
         if m:
@@ -238,11 +275,16 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
         part, point, point_unit = str(plain_count), None, None
         part_lines = [t]
         part_unit = [number, f"{number}/{part}", "part", part, None, t, _status(t), context]
+        if part_unit[6] is REPEALED:
+            repealed_parts.append((part_unit, part_lines))
         if part_unit[1] not in seen:
             seen.add(part_unit[1])
             out.append(part_unit)
     if part_unit is not None:
         part_unit[DRAFT_TEXT] = "\n".join(part_lines)
+    for unit, unit_lines in repealed_parts:  # "13. Абзацы первый - двенадцатый утратили силу." and an abzats in force
+        if not all(x.startswith(_REMARK) or _only_repeal(x) for x in unit_lines):
+            unit[6] = IN_FORCE
     if note_lines and f"{number}/note" not in seen:
         seen.add(f"{number}/note")
         out.append([number, f"{number}/note", "note", note_lines[0].split(".", 1)[0], None, "\n".join(note_lines),

@@ -72,6 +72,21 @@ RU_TEXT = """Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ 
 которое приняло на себя обязанность;
 которое вправе требовать ее исполнения;
 2) третье лицо - иное лицо.
+
+Статья 43. Уведомления
+Уведомление направляется в письменной форме.
+Часть вторая. - Утратила силу. (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+Уведомление считается полученным в день его доставки.
+
+Статья 44. Сроки уведомления
+1. Срок уведомления составляет десять дней:
+1) для сторон;
+2 - 3) утратили силу. - Федеральный закон от 01.02.2020 N 10-ФЗ;
+4) для третьих лиц.
+2 - 3. Утратили силу. - Федеральный закон от 01.02.2020 N 10-ФЗ.
+4. Срок может быть сокращен договором.
+5. Абзац утратил силу. - Федеральный закон от 01.02.2020 N 10-ФЗ.
+В остальном срок определяется договором.
 """
 
 
@@ -103,7 +118,24 @@ def test_a_text_export_part_holds_only_the_acts_words(path: str, text: str) -> N
 
 def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> None:
     paths = [p for p in _ru_units() if "/" in p]
-    assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3", "42/1", "42/1/1", "42/1/2"]
+    assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3", "42/1", "42/1/1", "42/1/2",
+                     "43/1", "43/2", "43/3", "44/1", "44/1/1", "44/1/2", "44/1/3", "44/1/4", "44/2", "44/3", "44/4", "44/5"]
+
+
+@pytest.mark.parametrize(("path", "status"), [
+    ("43/1", IN_FORCE), ("43/2", REPEALED), ("43/3", IN_FORCE),
+    ("44/1", IN_FORCE), ("44/1/2", REPEALED), ("44/1/3", REPEALED), ("44/1/4", IN_FORCE),
+    ("44/2", REPEALED), ("44/3", REPEALED), ("44/4", IN_FORCE),
+    # only its first paragraph was repealed: the part is in force
+    ("44/5", IN_FORCE),
+])
+def test_a_repealed_placeholder_or_range_is_a_repealed_unit_of_its_own(path: str, status: str) -> None:
+    units = {d[1]: d[6] for d in parse_articles(lines_from_text(RU_TEXT))}
+    assert units[path] == status
+
+
+def test_a_repealed_range_is_no_text_of_the_part_before_it() -> None:
+    assert _ru_units()["44/1"][0].splitlines()[-1] == "4) для третьих лиц."
 
 
 def test_a_text_export_heading_drops_its_note_and_a_wrapped_chapter_title_is_whole() -> None:
