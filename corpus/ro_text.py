@@ -21,7 +21,10 @@ LITERA = re.compile(r"^([a-zăâîșț](?:\^\d+)?)\)\s*")
 PUNCT = re.compile(r"^(\d+(?:[\^.]\d+)*)\.\s+")
 MARKER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzăâîșț")
 AFTER_MARKER_LETTER = frozenset(")^")
-REPEAL_RO = re.compile(r"^\s*(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b)", re.I | re.S)
+# "Abrogat.", "(abrogat)", "[textul din ... a fost abrogat", "- *** A B R O G A T ***" (letter-spaced),
+# "28/07/2022 - litera a fost abrogată prin ..." (a consolidation's note standing for the text)
+REPEAL_RO = re.compile(r"^\s*(?:[-–]\s*)?(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b|\*+\s*a b r o g a t\b"
+                       r"|\d\d/\d\d/\d{4} - \w+ a fost abrogat)", re.I | re.S)
 _REPEAL_AT = re.compile(REPEAL_RO.pattern[1:], re.I | re.S)  # REPEAL_RO from a position, no slice copied
 
 
@@ -56,7 +59,11 @@ def repair_question_marks(value: str, reference: str) -> str:
 
 def article_units(article: str, written: str, heading: str | None, body: list[str], context: str | None,
                   seen: set[str], out: list[Draft]) -> None:
-    """One article with its alineate ``(1)``, litere ``a)`` and puncte ``1.``."""
+    """One article with its alineate ``(1)``, litere ``a)`` and puncte ``1.``.
+
+    Under an alineat (or an article without alineate) the kind of marker that comes first is its own level
+    and the other kind nests under the last of those: "1. ...:" then "a)" is pct. 1 lit. a) (``N/1/a``),
+    "a) ...:" then "1." is lit. a) pct. 1 (``N/a/1``), and the next "2." or "b)" is back on the first level."""
     text = "\n".join(body).strip()
     path = article
     if path in seen:  # amending acts quote articles of other acts: keep every one, addressable
@@ -70,6 +77,8 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
               or (not text and heading and REPEAL_RO.match(heading)) else IN_FORCE)
     out.append([article, path, "article", written, heading, text, status, context])  # drafts as list literals
     alin: str | None = None
+    first_kind: str | None = None  # the kind of the first point or letter under the current alineat
+    top = path  # the last unit of that first kind: where a unit of the other kind belongs
     for line in body:
         # most lines open with a capital and are no marker: the first characters rule the regexes out
         first = line[:1]
@@ -80,6 +89,7 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
             number = m.group(1)
             alin = number if number.isdecimal() else normalise_ro(number.replace(".", "^"))
             sub = path + "/" + alin
+            first_kind = None
             if sub not in seen:
                 seen.add(sub)
                 st = REPEALED if len(line) < 300 and _REPEAL_AT.match(line, m.end()) else IN_FORCE
@@ -96,7 +106,13 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
         if m is None:
             continue
         number = m.group(1)
-        sub = f"{path}/{alin}/{number}" if alin else f"{path}/{number}"
+        if first_kind is None:
+            first_kind = kind
+        if kind == first_kind:
+            sub = top = f"{path}/{alin}/{number}" if alin else f"{path}/{number}"
+        else:
+            sub = top + "/" + number
         if sub not in seen:
             seen.add(sub)
-            out.append([article, sub, kind, m.group(0).strip(), None, line, IN_FORCE, context])
+            st = REPEALED if len(line) < 300 and _REPEAL_AT.match(line, m.end()) else IN_FORCE
+            out.append([article, sub, kind, m.group(0).strip(), None, line, st, context])

@@ -51,7 +51,7 @@ def _units() -> dict[str, tuple[str, str | None, str]]:
         ("1/1", "paragraph", "(1) Primul alineat este rupt pe două rânduri."),
         ("1/2", "paragraph", "(2) Al doilea alineat are un cuvânt despăr-țit și un nume Jean- Pierre."),
         ("1/2/a", "letter", "a) o literă"),
-        ("1/2/2", "point", "2. un punct."),
+        ("1/2/a/2", "point", "2. un punct."),  # a point after a letter divides the letter
         ("2", "article", "Text care continuă după 12. pe rândul următor."),
         ("3", "article", "Ultimul articol."),
     ],
@@ -157,6 +157,23 @@ Articol fără titlu.
 ###### Articolul 8¹
 
 Articol cu indice în exponent.
+
+###### Articolul 9
+
+Sunt scutite:
+1. veniturile din:
+a) salarii;
+b) pensii;
+2. *** A B R O G A T ***
+3. dobânzile.
+
+###### Articolul 10
+
+(1) Se aplică:
+a) în cazurile:
+1. primul caz;
+2. al doilea caz;
+b) în celelalte cazuri.
 """
 
 
@@ -167,7 +184,7 @@ def _consolidated() -> dict[str, tuple[str, str | None, str, str]]:
 
 def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
     articles = [path for path, (kind, _h, _t, _s) in _consolidated().items() if kind == "article"]
-    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1"]
+    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10"]
 
 
 @pytest.mark.parametrize(
@@ -187,6 +204,11 @@ def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
         ("5/3", "paragraph", "(3) Al treilea alineat."),
         ("6/1", "paragraph", "(1) Titlul stă pe același rând cu primul alineat."),
         ("7", "article", "Abrogat."),
+        # the kind that comes first under an alineat is its level, the other kind divides its units
+        ("9/1/b", "letter", "b) pensii;"),
+        ("9/3", "point", "3. dobânzile."),
+        ("10/1/a/2", "point", "2. al doilea caz;"),
+        ("10/1/b", "letter", "b) în celelalte cazuri."),
     ],
 )
 def test_a_unit_of_a_consolidated_act_holds_its_own_text(path: str, kind: str, text: str) -> None:
@@ -194,7 +216,7 @@ def test_a_unit_of_a_consolidated_act_holds_its_own_text(path: str, kind: str, t
     assert _consolidated()[path][2] == text
 
 
-@pytest.mark.parametrize("path", ["1/11", "1/12", "1/2/1", "2/3", "3/201", "5/1.1", "51", "52"])
+@pytest.mark.parametrize("path", ["1/11", "1/12", "1/2/1", "2/3", "3/201", "5/1.1", "51", "52", "9/a", "10/1/1"])
 def test_a_consolidated_act_has_no_unit_its_structure_does_not_hold(path: str) -> None:
     assert path not in _consolidated()
 
@@ -220,6 +242,6 @@ def test_a_title_wrapped_or_run_into_the_text_is_the_heading(path: str, heading:
     assert _consolidated()[path][1] == heading
 
 
-@pytest.mark.parametrize("path", ["4", "7"])
+@pytest.mark.parametrize("path", ["4", "7", "9/2", "5/2/b"])
 def test_a_repealed_article_is_repealed_with_or_without_text(path: str) -> None:
     assert _consolidated()[path][3] == "repealed"
