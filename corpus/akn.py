@@ -33,7 +33,10 @@ SUB = frozenset({"paragraph", "subsection", "point", "subparagraph", "clause", "
 # provisions belong to the act it quotes, so they are text of the quoting unit, never units of their own.
 QUOTED = frozenset({"quotedStructure", "embeddedStructure"})
 CONTEXT = frozenset({"part", "title", "chapter", "subchapter", "book", "subtitle", "division", "subdivision",
-                     "subpart", "tome"})
+                     "subpart", "tome", "hcontainer"})
+# what holds no unit: a paragraph's text (a footnote in it may quote numbered provisions), a table, a heading
+LEAVES = frozenset({"p", "num", "heading", "subheading", "table", "authorialNote", "remark", "toc", "img", "eol"})
+_HEADING_PARTS = frozenset({"num", "heading", "subheading"})
 KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law", "debateReport": "debate"}
 # A debate's record is not numbered by articles: its sections (the standard's debateSection and the named
 # kinds of section) and, inside them, the speeches, questions and answers are what one refers to.
@@ -223,11 +226,20 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
     out: list[Draft] = []
     seen: set[str] = set()
 
-    def walk(el: etree._Element, article: str | None, path: str | None, ctx: list[str]) -> None:
+    def walk(el: etree._Element, article: str | None, path: str | None, outer: list[str]) -> None:
+        ctx = outer
         for child in el:
             ln = _local(child)
-            if ln in ("meta", "preface", "preamble", "conclusions", "attachments", "components", "coverPage") \
-                    or ln in QUOTED:
+            if ln in LEAVES or ln in QUOTED or ln in ("meta", "preface", "preamble", "conclusions", "attachments",
+                                                      "components", "coverPage"):
+                continue
+            if ln == "crossHeading" or (ln == "hcontainer" and child.get("name") == "crossheading" and len(child)
+                                        and all(_local(c) in _HEADING_PARTS for c in child)):
+                # a heading between sections, not around them (Laws.Africa): the sections after it, up to the
+                # next one, are under it
+                label = clean(_string(child) if ln == "crossHeading" else " ".join(
+                    _string(c) for c in child if _local(c) != "subheading"))
+                ctx = [*outer, label] if label else outer
                 continue
             num = _num(child)
             if ln in CONTEXT:

@@ -191,3 +191,28 @@ def test_a_judgment_is_named_by_its_case_and_read_by_its_numbered_paragraphs(tmp
         ("1", "point", "This is an application to set aside a statutory demand."),
         ("2", "point", "The demand is set aside."),
     ]
+
+
+CROSSHEADINGS = """
+<hcontainer name="crossheading"><heading>Retention of data</heading>
+  <section><num>1</num><content><p>Retention notices.</p></content></section>
+</hcontainer>
+<section><num>2</num><content><p>Supplementary.</p></content></section>
+<hcontainer name="crossheading"><heading>Enforcement</heading></hcontainer>
+<section><num>3</num><content><p>Offences.</p></content></section>
+<section><num>4</num><content><p>Penalties<authorialNote marker="*"><p>As amended:</p>
+  <paragraph><num>(9)</num><content><p>quoted text</p></content></paragraph></authorialNote>.</p></content></section>
+<crossHeading>General</crossHeading>
+<section><num>5</num><content><p>Short title.</p></content></section>
+"""
+
+
+def test_a_crossheading_around_or_before_sections_is_their_context(tmp_path: Path) -> None:
+    units = _units(_read(tmp_path, _act(CROSSHEADINGS)))
+    assert [(p, u.context, u.text) for p, u in units.items()] == [
+        ("1", "Retention of data", "Retention notices."),
+        ("2", None, "Supplementary."),
+        ("3", "Enforcement", "Offences."),
+        ("4", "Enforcement", "Penalties."),  # the footnote's quoted paragraph is neither text nor a unit
+        ("5", "General", "Short title."),
+    ]
