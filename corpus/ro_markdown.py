@@ -3,7 +3,10 @@
 Articles are Markdown headings (``###### Art. 1.272`` or ``##### Articolul 5 — Title``); higher
 headings (CARTEA, TITLUL, CAPITOLUL, SECȚIUNEA) are context. PDF conversion leaves wrapped lines,
 page numbers and, in codes printed with marginal titles, the title of the next article as the last
-short lines before its heading; those are moved back to the article they name.
+short lines before its heading; those are moved back to the article they name. Consolidated texts add
+titles wrapped below their heading or run into the first line, superscript indexes flattened into digits
+("Articolul 151" for 15^1, "(11" + ")" for alin. (1^1)), footnotes ``*)`` and dated amendment notes
+after a unit: the titles become headings, the indexes are put back, the notes are no text.
 """
 
 from __future__ import annotations
