@@ -131,9 +131,8 @@ def _text(el: etree._Element) -> str:
                     next(blocks, None)  # the blocks inside the paragraph (a footnote's) are read with it
             else:
                 text = _string(node)
-                if node.find(".//{*}authorialNote") is not None:
-                    for note in node.iter(*_NOTES):
-                        text = text.replace(_string(note), "", 1)
+                for note in node.iter(*_NOTES):  # a footnote written without its own paragraph
+                    text = text.replace(_string(note), "", 1)
         else:
             text = node.text or ""
         t = clean(text)
