@@ -87,6 +87,9 @@ def resolution_meta(lines: Sequence[Line]) -> ResolutionMeta:
 # A heading over a group of points ("Общие положения", "Неустойка"): a short line that does not end as a sentence
 # or list item does, standing right before the point it opens.
 _NOT_HEADING_END = (".", ",", ";", ":", ")", "»", '"', "-", "–", "—")
+# headings run long when they name a procedure ("Особенности привлечения к административной ответственности в случае
+# фиксации ... средствами фото- и киносъемки, видеозаписи": some 260 characters)
+_HEADING_MAX = 400
 
 
 def _opens_point(m: re.Match[str] | None, t: str, last: int, started: bool) -> bool:
@@ -101,7 +104,7 @@ def _opens_point(m: re.Match[str] | None, t: str, last: int, started: bool) -> b
 
 
 def _is_heading(t: str, nxt: str, last: int, started: bool) -> bool:
-    return (len(t) < 200 and t[:1].isupper() and not t.endswith(_NOT_HEADING_END)
+    return (len(t) < _HEADING_MAX and t[:1].isupper() and not t.endswith(_NOT_HEADING_END)
             and _opens_point(POINT.match(nxt), nxt, last, started))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft, finish
-from corpus.ru_resolution import resolution_meta
+from corpus.ru_resolution import parse_points, resolution_meta
 from corpus.ru_structure import lines_from_text, parse_articles
 
 FIELDS = [
@@ -150,3 +150,16 @@ def test_a_resolution_title_in_any_quotes_is_read_from_its_header_line(quoted: s
     head = f"Постановление Пленума Верховного Суда РФ от 3 марта 2020 г. № 7 {quoted}\n1. Первый пункт."
     meta = resolution_meta(lines_from_text(head))
     assert (meta.title, meta.number, meta.date) == ("О примерных вопросах практики", "7", "2020-03-03")
+
+
+LONG_HEADING = ("Особенности рассмотрения дел о нарушениях, выявленных в автоматическом режиме работающими "
+                "специальными техническими средствами, имеющими функции фото- и киносъемки, видеозаписи, "
+                "или средствами фото- и киносъемки, видеозаписи, установленными на транспортных средствах")
+
+
+def test_a_long_heading_between_points_is_context_not_text_of_the_point_before() -> None:
+    text = (f"Постановление Пленума Верховного Суда РФ от 3 марта 2020 г. № 7 «О примерных вопросах практики»\n"
+            f"1. Первый пункт разъяснений.\n{LONG_HEADING}\n2. Второй пункт разъяснений.\n")
+    units = {d[1]: (d[5], d[7]) for d in parse_points(lines_from_text(text))}
+    assert len(LONG_HEADING) > 200
+    assert units == {"1": ("1. Первый пункт разъяснений.", None), "2": ("2. Второй пункт разъяснений.", LONG_HEADING)}
