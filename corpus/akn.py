@@ -143,7 +143,8 @@ def _text(el: etree._Element) -> str:
 
 def parse_akn(root: etree._Element) -> AknDoc:
     ns = etree.QName(root).namespace
-    if _local(root) != "akomaNtoso" or not (ns in AKN_NAMESPACES or (ns and ns.startswith(_AKN_NS_PREFIXES))):
+    # a converter that writes no namespace at all still names the root akomaNtoso
+    if _local(root) != "akomaNtoso" or not (ns is None or ns in AKN_NAMESPACES or ns.startswith(_AKN_NS_PREFIXES)):
         raise IngestFailure("not_akoma_ntoso", f"root element {root.tag} is not an Akoma Ntoso document", "line 1")
     doc = next((c for c in root if _local(c) in DOC_TYPES), None)
     if doc is None:
@@ -270,7 +271,8 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
     return out
 
 
-_BODIES = frozenset({"body", "mainBody", "amendmentBody", "judgmentBody", "debateBody", "collectionBody"})
+_BODIES = frozenset({"body", "mainBody", "amendmentBody", "judgmentBody", "debateBody", "collectionBody",
+                     "portionBody"})
 
 
 def _whole_text(doc: etree._Element) -> list[Draft]:

@@ -46,6 +46,7 @@ def _section(num: str, text: str, tag: str = "section") -> str:
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD03",
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/CSD11",
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0/WD12",
+    "",  # no namespace at all
 ])
 def test_a_draft_namespace_of_the_schema_is_read_like_the_final_one(tmp_path: Path, ns: str) -> None:
     doc = _read(tmp_path, _act(_section("1.", "Text one.") + _section("2.", "Text two."), ns=ns))
