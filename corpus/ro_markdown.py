@@ -37,11 +37,11 @@ _SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adop
 # document can hold it, and it marks where one article's paragraphs end and the next one's begin.
 _ARTICLE_MARK = "\x1c"
 # where a wrapped line starts a new paragraph: a blank line, an article mark (before or after it), or a
-# line opening with a marker ``(2)``, ``(2^1)``, ``(1.1)``, ``a)``, ``1.``, ``6.1.`` (its whitespace on the same
+# line opening with a marker ``(2)``, ``(2^1)``, ``(1.1)``, ``a)``, ``aa)``, ``1.``, ``6.1.`` (its whitespace on the same
 # line; a wrapped reference "(2)-(4)" or "a), g)" is no marker), a note ``(la data 1`` or ``28/07/2022 - ``
 # (unless it stands for the text of a bare marker ``e)`` above it) or a footnote ``*)``
 _PARA_BREAK = re.compile(
-    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\(\d+(?:[\^.]\d+)?\)(?![-–,;.])|[a-zăâîșț](?:\^\d+)?\)(?![-–,;.])"
+    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\(\d+(?:[\^.]\d+)?\)(?![-–,;.])|[a-zăâîșț]{1,2}(?:\^\d+)?\)(?![-–,;.])"
     r"|\d+(?:[\^.]\d+)*\.[^\S\n]|\(la data \d)"
     r"|(?=\d\d/\d\d/\d{4} - |\*+\))(?<!\n[a-zăâîșț]\)\n)(?<!\n[a-z][a-z]\)\n)(?<!\n\(\d\)\n)(?<!\n\(\d\d\)\n))"
 )

@@ -16,7 +16,8 @@ _DIACRITICS = "ăâîșțĂÂÎȘȚşţŞŢ"
 _QWORD = re.compile(r"[\wăâîșțĂÂÎȘȚ]*\?[\w?ăâîșțĂÂÎȘȚ]*")
 # an inserted alineat is printed (2^1) or, in some consolidations, (2.1): both are alin. (2^1)
 ALINEAT = re.compile(r"^\((\d+(?:[\^.]\d+)?)\)\s*")
-LITERA = re.compile(r"^([a-zăâîșț](?:\^\d+)?)\)\s*")
+# after z) a list goes on aa), bb), ...
+LITERA = re.compile(r"^((?P<letter>[a-zăâîșț])(?P=letter)?(?:\^\d+)?)\)\s*")
 # points keep their dotted sub-numbers ("pct. 6.1", as citations write them)
 PUNCT = re.compile(r"^(\d+(?:[\^.]\d+)*)\.\s+")
 MARKER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzăâîșț")
@@ -98,7 +99,8 @@ def article_units(article: str, written: str, heading: str | None, body: list[st
         if first.isdigit():
             m = PUNCT.match(line)
             kind = "point"
-        elif first in MARKER_LETTERS and line[1:2] in AFTER_MARKER_LETTER:
+        elif first in MARKER_LETTERS and (line[1:2] in AFTER_MARKER_LETTER
+                                          or (line[1:2] == first and line[2:3] in AFTER_MARKER_LETTER)):
             m = LITERA.match(line)
             kind = "letter"
         else:

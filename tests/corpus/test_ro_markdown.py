@@ -174,6 +174,13 @@ a) în cazurile:
 1. primul caz;
 2. al doilea caz;
 b) în celelalte cazuri.
+
+###### Articolul 11
+
+Termenii au următoarele înțelesuri:
+z) ultimul termen cu o literă;
+aa) primul termen cu două litere;
+bb) al doilea termen cu două litere.
 """
 
 
@@ -184,7 +191,7 @@ def _consolidated() -> dict[str, tuple[str, str | None, str, str]]:
 
 def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
     articles = [path for path, (kind, _h, _t, _s) in _consolidated().items() if kind == "article"]
-    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10"]
+    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10", "11"]
 
 
 @pytest.mark.parametrize(
@@ -209,6 +216,8 @@ def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
         ("9/3", "point", "3. dobânzile."),
         ("10/1/a/2", "point", "2. al doilea caz;"),
         ("10/1/b", "letter", "b) în celelalte cazuri."),
+        ("11/z", "letter", "z) ultimul termen cu o literă;"),  # after z) come aa), bb)
+        ("11/aa", "letter", "aa) primul termen cu două litere;"),
     ],
 )
 def test_a_unit_of_a_consolidated_act_holds_its_own_text(path: str, kind: str, text: str) -> None:
