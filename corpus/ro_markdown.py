@@ -49,6 +49,7 @@ _PARA_BREAK = re.compile(
 # alin. (1^1), "20" + "1" then "." for pct. 20^1, "a", "1", ")" on three lines for lit. a^1). Each is found
 # from the "\n)" or "\n." it ends in (one scan for the two characters), then what stands before that.
 _WRAPPED_CLOSE = re.compile(r"\n[).]")
+_NORMS_LINK = " Norme metodologice\n"
 _FLAT_ALINEAT = re.compile(r"\((\d{2,3})$")
 _FLAT_LETTER = re.compile(r"\n([a-zăâîșț])\n(\d{1,2})$")
 _FLAT_POINT = re.compile(r"\n(\d{2,4})$")
@@ -280,6 +281,9 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     headings a mark); then one regex split of the joined lines undoes the PDF wrapping of every paragraph
     at once, instead of Python work on every line."""
     text = _join_superscripts(unify(text))
+    if _NORMS_LINK in text:  # the annotated Codul fiscal ends a unit with a link to its norms: no text of it
+        for mark in ".;:,":
+            text = text.replace(mark + _NORMS_LINK, mark + "\n")
     raw_lines = text.splitlines()
     heads = [i for i, raw in enumerate(raw_lines) if raw[:1] == "#"]
     titles_after = _titles_follow_headings(raw_lines, heads)
