@@ -285,9 +285,15 @@ def _whole_text(doc: etree._Element) -> list[Draft]:
 
 def _debate_units(doc: etree._Element) -> list[Draft]:
     """Sections by their ``num`` (or their order where they have none), speeches by their order within the
-    section, each with its speaker (``from``) as the heading."""
+    section, each with its speaker as the heading: the ``from`` line, or where a record writes none (Malaysian
+    state assemblies' Hansard) the person its ``by`` points to among the references."""
     out: list[Draft] = []
     seen: set[str] = set()
+    people: dict[str, str] = {}
+    for ref in doc.iter("{*}TLCPerson", "{*}TLCOrganization", "{*}TLCRole"):
+        key = ref.get("eId") or ref.get("id")
+        if key and ref.get("showAs"):
+            people[key] = clean(ref.get("showAs") or "")
 
     def walk(el: etree._Element, top: str | None, path: str | None, ctx: str | None) -> None:
         order = 0
@@ -308,7 +314,8 @@ def _debate_units(doc: etree._Element) -> list[Draft]:
                 i += 1
             seen.add(new_path)
             if ln in SPEECHES:
-                speaker = next((clean(_string(c)) for c in child if _local(c) == "from"), None)
+                speaker = next((clean(_string(c)) for c in child if _local(c) == "from"), None) \
+                    or people.get((child.get("by") or "").lstrip("#"))
                 out.append(draft(top or new_path, new_path, ln, str(order), speaker or None, _text(child), IN_FORCE,
                                  ctx))
                 continue

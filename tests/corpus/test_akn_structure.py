@@ -217,3 +217,20 @@ def test_a_crossheading_around_or_before_sections_is_their_context(tmp_path: Pat
         ("4", "Enforcement", "Penalties."),  # the footnote's quoted paragraph is neither text nor a unit
         ("5", "General", "Short title."),
     ]
+
+
+DEBATE = """<akomaNtoso><debate><meta><references source="#s">
+<TLCPerson eId="speaker" href="/person/speaker" showAs="MADAM SPEAKER"/>
+<TLCPerson eId="member-1" href="/person/m1" showAs="Hon. A. Member"/></references></meta>
+<debateBody><debateSection name="questions"><heading>ORAL QUESTIONS</heading>
+<speech by="#member-1"><p>Question 12, Madam Speaker.</p></speech>
+<speech by="#speaker"><from>The Speaker:</from><p>Minister.</p></speech>
+</debateSection></debateBody></debate></akomaNtoso>"""
+
+
+def test_a_speech_without_a_from_line_is_headed_by_the_person_it_is_by(tmp_path: Path) -> None:
+    units = _units(_read(tmp_path, DEBATE))
+    assert [(p, u.heading, u.text) for p, u in units.items() if u.kind == "speech"] == [
+        ("1/1", "Hon. A. Member", "Question 12, Madam Speaker."),
+        ("1/2", "The Speaker:", "Minister."),
+    ]
