@@ -104,20 +104,27 @@ def clean(text: str) -> str:
 # "Абзац - Утратил силу.", "Абзацы четвертый - пятый. - Утратили силу."
 _REPEALED_BODY = re.compile(
     r"^(?:\(?(?:дополнение\s+\w+\s*-[^)]*\)\s*)?\(?\s*"
-    r"(?:(?:пункт|подпункт|часть|абзац|статья|глава)[аиыь]?(?:\s+[а-яё\d.]+(?:\s*[-–—]\s*[а-яё\d.]+)?)??"
+    r"(?:(?:пункт|подпункт|част|абзац|стать|глав)[а-яё]*(?:\s+[а-яё\d.]+(?:\s*[-–—]\s*[а-яё\d.]+)?)??"
     r"\.?\s*(?:[-–—]\s*)?)?"
     r"(?:утратил[аио]?\s+силу|исключен[аоы]?|не\s+применя\w+))",
     re.I,
 )
 # Repealed parts or points written as one range: "2 - 3. Утратили силу. - Федеральный закон ...", "5 - 7) утратили силу"
-RANGE = re.compile(r"^(\d+(?:\.\d+)*)\s*[-–—]\s*(\d+(?:\.\d+)*)([.)])\s")
+# ("2.-4. Части утратили силу.", "6-7). Пункты утратили силу." in some exports)
+RANGE = re.compile(r"^(\d+(?:\.\d+)*)\.?\s*[-–—]\s*(\d+(?:\.\d+)*)([.)])\.?\s")
+
+
+def _hyphen_range(number: str) -> bool:
+    """Whether a hyphenated marker is a range ("6-7)") rather than an inserted number ("2.1-1.", "6-1)")."""
+    head, _, tail = number.rpartition("-")
+    return head.isdecimal() and tail.isdecimal() and int(tail) > int(head)
 
 
 def _only_repeal(text: str) -> bool:
     """True when a unit's whole text is an editorial repeal note ("3) (Утратил силу - ...)")."""
     if len(text) > 320 or not ("сил" in text or "ключ" in text or "примен" in text):
         return False
-    m = PART.match(text) or POINT.match(text) or LETTER.match(text) or RANGE.match(text)
+    m = RANGE.match(text) or PART.match(text) or POINT.match(text) or LETTER.match(text)
     rest = text[m.end() :] if m else text
     rest = rest.strip().lstrip("(").strip()
     return len(rest) < 300 and _REPEALED_BODY.match(rest) is not None
@@ -191,6 +198,8 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
         # a marker opens with a digit ("1.", "1)") or is a letter and ")": most lines need no regex at all
         digit = t[0].isdigit()
         m = PART.match(t) if numbered and digit else None
+        if m and (t[m.end() : m.end() + 1] in _DASHES or ("-" in m.group(1) and _hyphen_range(m.group(1)))):
+            m = None  # "2.-4." / "2-3.": a range, read below
         if m:
             if part_unit is not None:
                 part_unit[DRAFT_TEXT] = "\n".join(part_lines)
@@ -204,6 +213,8 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 out.append(part_unit)
             continue
         m = POINT.match(t) if digit else None
+        if m and "-" in m.group(1) and _hyphen_range(m.group(1)):
+            m = None  # "6-7)": a range, read below
         if m:
             point = normalise_ru(m.group(1))
             sub = f"{number}/{part}/{point}" if part else f"{number}/{point}"

@@ -87,6 +87,14 @@ RU_TEXT = """Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ 
 4. Срок может быть сокращен договором.
 5. Абзац утратил силу. - Федеральный закон от 01.02.2020 N 10-ФЗ.
 В остальном срок определяется договором.
+
+Статья 45. Регистрация
+1. Право подлежит регистрации.
+2.-3. Части утратили силу. (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+4. Сторона обязана:
+1) направить заявление;
+2-3). Пункты утратили силу. (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
+4) передать выписку.
 """
 
 
@@ -119,7 +127,8 @@ def test_a_text_export_part_holds_only_the_acts_words(path: str, text: str) -> N
 def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> None:
     paths = [p for p in _ru_units() if "/" in p]
     assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3", "42/1", "42/1/1", "42/1/2",
-                     "43/1", "43/2", "43/3", "44/1", "44/1/1", "44/1/2", "44/1/3", "44/1/4", "44/2", "44/3", "44/4", "44/5"]
+                     "43/1", "43/2", "43/3", "44/1", "44/1/1", "44/1/2", "44/1/3", "44/1/4", "44/2", "44/3", "44/4", "44/5",
+                     "45/1", "45/2", "45/3", "45/4", "45/4/1", "45/4/2", "45/4/3", "45/4/4"]
 
 
 @pytest.mark.parametrize(("path", "status"), [
@@ -128,6 +137,8 @@ def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> N
     ("44/2", REPEALED), ("44/3", REPEALED), ("44/4", IN_FORCE),
     # only its first paragraph was repealed: the part is in force
     ("44/5", IN_FORCE),
+    # ranges written without spaces ("2-3)." as a point, "2.-3." as parts) are ranges, not points 2.3 or part 2
+    ("45/2", REPEALED), ("45/3", REPEALED), ("45/4/2", REPEALED), ("45/4/3", REPEALED), ("45/4/4", IN_FORCE),
 ])
 def test_a_repealed_placeholder_or_range_is_a_repealed_unit_of_its_own(path: str, status: str) -> None:
     units = {d[1]: d[6] for d in parse_articles(lines_from_text(RU_TEXT))}
