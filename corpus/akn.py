@@ -37,6 +37,9 @@ CONTEXT = frozenset({"part", "title", "chapter", "subchapter", "book", "subtitle
 # what holds no unit: a paragraph's text (a footnote in it may quote numbered provisions), a table, a heading
 LEAVES = frozenset({"p", "num", "heading", "subheading", "table", "authorialNote", "remark", "toc", "img", "eol"})
 _HEADING_PARTS = frozenset({"num", "heading", "subheading"})
+# legislation.gov.uk sets an act's schedules in the body as hcontainers: their paragraphs are numbered 1, 2, ...
+# again, so they are units under the schedule ("schedule-1/3"), not more sections 1, 2, ...
+SCHEDULES = frozenset({"schedule", "appendix", "annex", "annexe"})
 KIND_MAP = {"act": "law", "bill": "law", "judgment": "decision", "portion": "law", "debateReport": "debate"}
 # A debate's record is not numbered by articles: its sections (the standard's debateSection and the named
 # kinds of section) and, inside them, the speeches, questions and answers are what one refers to.
@@ -226,7 +229,7 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
     out: list[Draft] = []
     seen: set[str] = set()
 
-    def walk(el: etree._Element, article: str | None, path: str | None, outer: list[str]) -> None:
+    def walk(el: etree._Element, article: str | None, path: str | None, outer: list[str], prefix: str = "") -> None:
         ctx = outer
         for child in el:
             ln = _local(child)
@@ -244,12 +247,22 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
             num = _num(child)
             if ln in CONTEXT:
                 label = " ".join(x for x in (num, _heading(child)) if x)
-                walk(child, article, path, [*ctx, label] if label else ctx)
+                name = (child.get("name") or "").lower() if ln == "hcontainer" else ""
+                if name in SCHEDULES and path is None:
+                    words = (num or "").split()
+                    mark = words[-1].strip(".:") if len(words) > 1 else ""
+                    walk(child, None, None, [*ctx, label] if label else ctx, f"{name}-{mark}" if mark else name)
+                    continue
+                walk(child, article, path, [*ctx, label] if label else ctx, prefix)
                 continue
             is_unit = num is not None and (ln in TOP or ln in SUB or (doc_type == "judgment" and ln in ("item",)))
             if is_unit and num is not None:
                 n = _norm_num(num) or (child.get("eId") or "").rsplit("_", 1)[-1]
-                if path is None or (ln in TOP and article is None):
+                new_article: str | None
+                if prefix and path is None:
+                    new_article = new_path = f"{prefix}/{n}"
+                    kind = ln
+                elif path is None or (ln in TOP and article is None):
                     new_article, new_path, kind = n, n, ("point" if doc_type == "judgment" else "article")
                 else:
                     new_article, new_path, kind = article, f"{path}/{n}", ln
@@ -263,9 +276,9 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
                     len(text) < 300 and _REPEALED_TEXT.match(text)) else IN_FORCE
                 out.append(draft(new_article, new_path, kind, num, _heading(child), text, status,
                                    " / ".join(ctx) or None))
-                walk(child, new_article, new_path, ctx)
+                walk(child, new_article, new_path, ctx, prefix)
             else:
-                walk(child, article, path, ctx)
+                walk(child, article, path, ctx, prefix)
 
     walk(doc, None, None, [])
     return out

@@ -234,3 +234,29 @@ def test_a_speech_without_a_from_line_is_headed_by_the_person_it_is_by(tmp_path:
         ("1/1", "Hon. A. Member", "Question 12, Madam Speaker."),
         ("1/2", "The Speaker:", "Minister."),
     ]
+
+
+SCHEDULED = """
+<section><num>1</num><content><p>Enforcement orders are made under Schedule 1.</p></content></section>
+<section><num>2</num><content><p>Schedule 2 has effect.</p></content></section>
+<hcontainer name="schedules"><heading>SCHEDULES</heading>
+  <hcontainer name="schedule"><num>SCHEDULE 1</num><heading>Enforcement orders</heading>
+    <paragraph><num>1</num><content><p>The responsible officer must keep records.</p></content></paragraph>
+    <paragraph><num>2</num><subparagraph><num>(1)</num><content><p>Work is unpaid.</p></content></subparagraph>
+    </paragraph>
+  </hcontainer>
+  <hcontainer name="schedule"><num>SCHEDULE 2</num><heading>Repeals</heading>
+    <paragraph><num>1</num><content><p>Section 3 of the 1990 Act is repealed.</p></content></paragraph>
+  </hcontainer>
+</hcontainer>
+"""
+
+
+def test_an_acts_schedules_number_their_own_paragraphs(tmp_path: Path) -> None:
+    units = _units(_read(tmp_path, _act(SCHEDULED)))
+    assert [(p, u.article, u.kind) for p, u in units.items()] == [
+        ("1", "1", "article"), ("2", "2", "article"),
+        ("schedule-1/1", "schedule-1/1", "paragraph"), ("schedule-1/2", "schedule-1/2", "paragraph"),
+        ("schedule-1/2/1", "schedule-1/2", "subparagraph"), ("schedule-2/1", "schedule-2/1", "paragraph"),
+    ]
+    assert units["schedule-2/1"].context == "SCHEDULES / SCHEDULE 2 Repeals"
