@@ -213,6 +213,19 @@ def parse_akn(root: etree._Element) -> AknDoc:
 
 
 _YEAR = re.compile(r"^\d{4}(?:-\d\d-\d\d)?$")
+_SLUG = re.compile(r"\W+")
+
+
+def _attachment_key(att: etree._Element, order: int) -> tuple[str, str]:
+    """The path prefix and context of an attachment (a Laws.Africa schedule): its heading ("Schedule 2" ->
+    ``schedule-2``), or its document's name and place ("schedule-1") when it has none."""
+    heading = " ".join(clean(_string(c)) for c in att if _local(c) in ("heading", "subheading"))
+    first = next((clean(_string(c)) for c in att if _local(c) == "heading"), "")
+    inner = next((c for c in att if _local(c) not in _HEADING_PARTS), None)
+    name = (inner.get("name") if inner is not None else None) or "attachment"
+    key = _SLUG.sub("-", first.lower()).strip("-") if first else f"{name.lower()}-{order}"
+    return key, heading
+
 
 
 def _uri_number(uri: str | None) -> str | None:
@@ -233,8 +246,14 @@ def _units(doc: etree._Element, doc_type: str) -> list[Draft]:
         ctx = outer
         for child in el:
             ln = _local(child)
-            if ln in LEAVES or ln in QUOTED or ln in ("meta", "preface", "preamble", "conclusions", "attachments",
-                                                      "components", "coverPage"):
+            if ln in LEAVES or ln in QUOTED or ln in ("meta", "preface", "preamble", "conclusions", "components",
+                                                      "coverPage"):
+                continue
+            if ln == "attachments":
+                if path is None and not prefix:
+                    for order, att in enumerate((a for a in child if _local(a) == "attachment"), 1):
+                        key, label = _attachment_key(att, order)
+                        walk(att, None, None, [label] if label else [], key)
                 continue
             if ln == "crossHeading" or (ln == "hcontainer" and child.get("name") == "crossheading" and len(child)
                                         and all(_local(c) in _HEADING_PARTS for c in child)):

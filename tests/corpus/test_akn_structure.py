@@ -260,3 +260,28 @@ def test_an_acts_schedules_number_their_own_paragraphs(tmp_path: Path) -> None:
         ("schedule-1/2/1", "schedule-1/2", "subparagraph"), ("schedule-2/1", "schedule-2/1", "paragraph"),
     ]
     assert units["schedule-2/1"].context == "SCHEDULES / SCHEDULE 2 Repeals"
+
+
+ATTACHED = f"""<akomaNtoso xmlns="{FINAL}"><act><meta><identification source="#t"><FRBRWork>
+<FRBRthis value="/akn/za/act/2020/7/!main"/><FRBRnumber value="7"/><FRBRcountry value="za"/></FRBRWork></identification>
+</meta><preface><p><docTitle>Test Act</docTitle></p></preface><body>
+<section><num>1.</num><content><p>The Schedules apply.</p></content></section></body>
+<attachments>
+  <attachment eId="att_1"><heading>Schedule 1</heading><subheading>Fees</subheading><doc name="schedule">
+    <meta><identification source="#t"><FRBRWork><FRBRthis value="/akn/za/act/2020/7/!schedule_1"/></FRBRWork>
+    </identification></meta>
+    <mainBody><paragraph><num>1.</num><content><p>A licence costs R100.</p></content></paragraph>
+    <paragraph><num>2.</num><content><p>A renewal costs R50.</p></content></paragraph></mainBody></doc></attachment>
+  <attachment eId="att_2"><doc name="annexure"><mainBody><p>Form A</p>
+    <paragraph><num>1.</num><content><p>Name of applicant.</p></content></paragraph></mainBody></doc></attachment>
+</attachments></act></akomaNtoso>"""
+
+
+def test_the_paragraphs_of_an_attached_schedule_are_units_under_it(tmp_path: Path) -> None:
+    units = _units(_read(tmp_path, ATTACHED))
+    assert [(p, u.kind, u.context, u.text) for p, u in units.items()] == [
+        ("1", "article", None, "The Schedules apply."),
+        ("schedule-1/1", "paragraph", "Schedule 1 Fees", "A licence costs R100."),
+        ("schedule-1/2", "paragraph", "Schedule 1 Fees", "A renewal costs R50."),
+        ("annexure-2/1", "paragraph", None, "Name of applicant."),
+    ]
