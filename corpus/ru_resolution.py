@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
-from corpus.ru_structure import REPEAL, Line, clean
+from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, REPEAL, Line, clean
 
 POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
 SIGNATURE = re.compile(r"^(?:Председатель|Секретарь\s+Пленума|Судья\s+Верховного\s+Суда|Председательствующий)")
@@ -108,13 +108,33 @@ def _is_heading(t: str, nxt: str, last: int, started: bool) -> bool:
             and _opens_point(POINT.match(nxt), nxt, last, started))
 
 
+def _act_texts(lines: Sequence[Line]) -> list[str]:
+    """The paragraphs with text, without the consultant's lines: its comment ("КонсультантПлюс: примечание." and the
+    paragraph after it), its case-law links and page header are not the court's words."""
+    texts: list[str] = []
+    comment = False
+    for ln in lines:
+        t = ln.text
+        if not t:
+            continue
+        if comment:
+            comment = False
+            if not POINT.match(t):
+                continue
+        if t.startswith(CONSULTANT_NOTE):
+            comment = True
+        elif not t.startswith(CONSULTANT_LINES):
+            texts.append(t)
+    return texts
+
+
 def parse_points(lines: Sequence[Line]) -> list[Draft]:
     units: list[Draft] = []
     last = 0
     current: list[str] | None = None
     started = False
     context: str | None = None
-    texts = [ln.text for ln in lines if ln.text]
+    texts = _act_texts(lines)
 
     def close() -> None:
         if current is not None and units:

@@ -174,3 +174,12 @@ def test_a_long_heading_between_points_is_context_not_text_of_the_point_before()
     units = {d[1]: (d[5], d[7]) for d in parse_points(lines_from_text(text))}
     assert len(LONG_HEADING) > 200
     assert units == {"1": ("1. Первый пункт разъяснений.", None), "2": ("2. Второй пункт разъяснений.", LONG_HEADING)}
+
+
+def test_a_consultant_comment_inside_a_point_is_no_text_of_the_point() -> None:
+    text = ("Постановление Пленума Верховного Суда РФ от 3 марта 2020 г. № 7 «О примерных вопросах практики»\n"
+            "1. Первый пункт разъяснений.\nКонсультантПлюс: примечание.\nП. 2 ст. 5 ПК РФ утратил силу с 01.06.2021.\n"
+            "Второй абзац первого пункта.\n2. Второй пункт разъяснений.\n")
+    units = {d[1]: (d[5], d[6]) for d in parse_points(lines_from_text(text))}
+    assert units == {"1": ("1. Первый пункт разъяснений.\nВторой абзац первого пункта.", IN_FORCE),
+                     "2": ("2. Второй пункт разъяснений.", IN_FORCE)}
