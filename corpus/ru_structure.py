@@ -53,6 +53,7 @@ _CONSULTANT_FIRST = frozenset("КПДw")
 # A paragraph opening with an abbreviated reference ("П. 11 ст. 189.23 ... применяется ...") is a consultant's remark:
 # an act never abbreviates so at the start of a paragraph.
 _REMARK = ("П. ", "Пп. ", "Ст. ", "Ч. ", "Абз. ")
+_REMARK_FIRST = frozenset("ПСЧА")
 # A plain paragraph that ends so ("... в случаях:", "...;", "..., и") runs on into the next: a list's items are
 # paragraphs (абзацы) of the part that introduces them, not parts of their own.
 _RUNS_ON = (":", ";", ",", " и", " или", " либо")
@@ -321,13 +322,9 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
             if consultant:
                 consultant = False
                 if not (first == "С" and ARTICLE.match(t)):
-                    if art is not None:
-                        art.lines.append(Line(t, "note"))
                     continue
             elif first == "К" and t.startswith(CONSULTANT_NOTE):
                 consultant = True
-                if art is not None:
-                    art.lines.append(Line(t, "note"))
                 continue
         if first in "ПМ" and SIGNATURE.match(t):
             if art is not None:
@@ -363,6 +360,8 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 elif ("ред." in t or "введен" in t) and (at := _inline_note(t)):
                     art.lines.append(Line(t[:at]))
                     ln = Line(t[at + 1 :], "note")
+            if first in _REMARK_FIRST and t.startswith(_REMARK) and ln.role is None and t[t.find(" ") + 1 :][:1].isdigit():
+                continue  # the consultant's remark, not even a note of the article (a repealed one shows its notes)
             art.lines.append(ln)
         elif heading_open and t.isupper() and len(t) < 200:
             contexts[-1] = f"{contexts[-1]} {t}"  # "Глава 2. ВОЗНИКНОВЕНИЕ ... ОБЯЗАННОСТЕЙ," / "ОСУЩЕСТВЛЕНИЕ ..."
