@@ -54,8 +54,8 @@ SPEECHES = frozenset({"speech", "question", "answer"})
 # the Latin ordinals of inserted provisions: Italian "Art. 2-bis", French "article 3 ter"
 _LATIN = ("bis|ter|quater|quinquies|sexies|septies|octies|novies|nonies|decies|undecies|duodecies|terdecies|"
           "quaterdecies|quinquiesdecies|sexiesdecies|septiesdecies|octiesdecies|noviesdecies|vicies")
-# "1.1", "12A" (a section inserted after 12), "5a", "2-bis"
-_DIGITS = re.compile(rf"(\d+(?:[.\-^]\d+)*)(?:[\s\-]?({_LATIN})\b|([a-z])(?![a-z]))?", re.I)
+# "1.1", "12A" and "21ZA" (sections inserted after 12 and 21), "5a", "2-bis"; not the "er" of "1er"
+_DIGITS = re.compile(rf"(\d+(?:[.\-^]\d+)*)(?:[\s\-]?(?i:({_LATIN}))\b|([A-Z]{{1,2}}|[a-z])(?![A-Za-z]))?")
 # a unit whose whole text says it is gone: "[Repealed by Act 3 of 2015]", "((ARTICOLO ABROGATO DAL ...))"
 _REPEALED_TEXT = re.compile(
     r"^\W*(?:(?:article|section|articolo|comma|paragraph)\s+)?(?:repealed|deleted|spent|abrogat[oaieă]?|abrogée?|"

@@ -56,11 +56,11 @@ def test_a_draft_namespace_of_the_schema_is_read_like_the_final_one(tmp_path: Pa
 def test_an_inserted_article_or_section_is_a_unit_of_its_own(tmp_path: Path) -> None:
     body = (_section("Art. 2.", "Secondo.", "article") + _section("Art. 2-bis.", "Inserito.", "article")
             + _section("Art. 2 ter", "Altro.", "article") + _section("12.", "Twelve.") + _section("12A.", "Inserted.")
-            + _section("12B", "Another."))
+            + _section("12B", "Another.") + _section("12ZA", "Between.") + _section("Article 13er", "Thirteen."))
     doc = _read(tmp_path, _act(body))
     assert [(u.path, u.text) for u in doc.units] == [
         ("2", "Secondo."), ("2-bis", "Inserito."), ("2-ter", "Altro."), ("12", "Twelve."), ("12A", "Inserted."),
-        ("12B", "Another."),
+        ("12B", "Another."), ("12ZA", "Between."), ("13", "Thirteen."),
     ]
 
 
