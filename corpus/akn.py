@@ -1,8 +1,11 @@
-"""Akoma Ntoso (OASIS LegalDocML) acts, bills and judgments, final 3.0 namespace or the WD17 draft.
+"""Akoma Ntoso (OASIS LegalDocML) acts, bills, judgments and debates: the final 3.0 namespace, any draft of it
+(WD17, CSD03, ...), 2.0, or none.
 
 The hierarchy elements that carry a ``num`` are units; the outermost (article or section) is the
 article and deeper levels extend its path. Namespaces are matched by local name so documents in
-either namespace, or mixing prefixes, read the same way.
+either namespace, or mixing prefixes, read the same way. Provisions an amending act quotes are its text,
+not its units; a schedule's paragraphs (in the body or attached) are units under the schedule
+(``schedule-1/3``); parts, chapters and crossheadings are context.
 """
 
 from __future__ import annotations
