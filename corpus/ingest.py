@@ -205,10 +205,10 @@ def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | Non
 def _ro_markdown_document(text: str, path: Path, source: str, digest: str, how: str) -> Document:
     title, raw = parse_markdown(text)
     header = text[:3000]
+    own = _ro_own_act(header)
     act = act_for_name(title, "ro")
-    law = re.search(r"Legea\s+nr\.\s*\d+/\d{4}", header)
-    if act is None and law:
-        act = act_for_name(law.group(0), "ro")
+    if act is None and own:
+        act = act_for_name(own[0], "ro")
     lower = title.lower()
     kind = "constitution" if "constitu" in lower else "code" if "cod" in lower else "law"
     doc_id = act or f"ro/{kind}/{_slug(path.stem)}"
@@ -222,10 +222,37 @@ def _ro_markdown_document(text: str, path: Path, source: str, digest: str, how: 
             from corpus.ro_json import _RO_MONTHS
 
             date = f"{int(d.group(3)):04d}-{_RO_MONTHS[d.group(2).lower()]:02d}-{int(d.group(1)):02d}"
-    number = law.group(0).split("nr.")[1].strip() if law else None
+    number = own[1] if own else None
     version = f"{date}+{digest[:8]}" if date else digest[:16]
     return Document(doc_id, "ro", act, kind, None, None, number, date, title, version, IN_FORCE, source, str(path),
                     digest, _finish(doc_id, act, raw, path), how, "markdown")
+
+
+# "Legea nr. 287/2009", "Legea 53 din 2003", "Legea nr. 31 din 16 noiembrie 1990", "OUG nr. 195/2002",
+# "Parte integrantă din Ordonanţă de urgenţă 57/2019", "Hotărârea Guvernului nr. 1/2016": the act a code was adopted as
+_RO_OWN_ACT = re.compile(
+    r"\b(Legea|Lege|O\.?U\.?G\.?|Ordonan[țţt][aăe]i?\s+de\s+urgen[țţt][aăe]i?|O\.?G\.?|Ordonan[țţt][aăe]i?|H\.?G\.?|"
+    r"Hot[ăa]r[âa]rea|Decretul|Decret)(?:\s+(?:a\s+)?Guvernului)?\s*(?:nr\.?\s*)?(\d+)\s*(?:/\s*|din\s+(?:\d{1,2}(?:[./]\d{1,2}[./]|\s+\w+\s+))?)"
+    r"(\d{4})\b", re.I)
+# lines about a later act: the consolidating, amending or implementing one, never the code's own
+_RO_LATER_ACT = re.compile(r"consolidat|actualizat|modificat|completat|republicat|publicat|norme|aprobat|\bprin\b",
+                           re.I)
+
+
+def _ro_own_act(header: str) -> tuple[str, str] | None:
+    """(citable name, number) of the act a Romanian code or law was adopted as, from the lines before its
+    first heading below the title: the first act named on a line that is not about a later act."""
+    for line in header.splitlines()[1:15]:
+        if line.startswith("##"):
+            break
+        m = _RO_OWN_ACT.search(line)
+        if m is None or _RO_LATER_ACT.search(line[: m.start()]):
+            continue
+        word = m.group(1).lower().replace(".", "")
+        kind = ("Legea" if word.startswith("leg") else "O.U.G." if "urg" in word or word.startswith("oug")
+                else "O.G." if word.startswith("o") else "H.G." if word.startswith("h") else "Decretul")
+        return f"{kind} nr. {m.group(2)}/{m.group(3)}", f"{m.group(2)}/{m.group(3)}"
+    return None
 
 
 def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[Document | IngestError]:
