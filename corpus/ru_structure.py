@@ -49,11 +49,11 @@ INLINE_NOTE = re.compile(
 CONSULTANT_NOTE = "КонсультантПлюс: примечание"
 CONSULTANT_LINES = ("Позиции высших судов", "Документ предоставлен КонсультантПлюс", "www.consultant.ru",
                     "Дата сохранения:")
-_CONSULTANT_FIRST = frozenset("КПДw")
+_CONSULTANT_FIRST = frozenset("КПДwСЧА")
 # A paragraph opening with an abbreviated reference ("П. 11 ст. 189.23 ... применяется ...") is a consultant's remark:
 # an act never abbreviates so at the start of a paragraph.
 _REMARK = ("П. ", "Пп. ", "Ст. ", "Ч. ", "Абз. ")
-_REMARK_FIRST = frozenset("ПСЧА")
+_CONSULTANT_PREFIXES = (CONSULTANT_NOTE, *CONSULTANT_LINES, *_REMARK)
 # A plain paragraph that ends so ("... в случаях:", "...;", "..., и") runs on into the next: a list's items are
 # paragraphs (абзацы) of the part that introduces them, not parts of their own.
 _RUNS_ON = (":", ";", ",", " и", " или", " либо")
@@ -199,14 +199,16 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
         # a marker opens with a digit ("1.", "1)") or is a letter and ")": most lines need no regex at all
         digit = t[0].isdigit()
         m = PART.match(t) if numbered and digit else None
-        if m and (t[m.end() : m.end() + 1] in _DASHES or ("-" in m.group(1) and _hyphen_range(m.group(1)))):
-            m = None  # "2.-4." / "2-3.": a range, read below
+        if m:
+            g = m.group(1)
+            if t[m.end()] in "-–—" or ("-" in g and _hyphen_range(g)):
+                m = None  # "2.-4." / "2-3.": a range, read below
         if m:
             if part_unit is not None:
                 part_unit[DRAFT_TEXT] = "\n".join(part_lines)
-            part, point, point_unit = normalise_ru(m.group(1)), None, None
+            part, point, point_unit = normalise_ru(g), None, None
             part_lines = [t]
-            part_unit = [number, f"{number}/{part}", "part", m.group(1), None, t, _status(t), context]
+            part_unit = [number, f"{number}/{part}", "part", g, None, t, _status(t), context]
             if part_unit[6] is REPEALED:
                 repealed_parts.append((part_unit, part_lines))
             if part_unit[1] not in seen:  # its path
@@ -316,16 +318,16 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
         if not t:
             continue
         first = t[0]
-        if consultant or first in _CONSULTANT_FIRST:  # one check on the common path
-            if t.startswith(CONSULTANT_LINES):
+        if consultant:
+            consultant = False
+            if not (first == "С" and ARTICLE.match(t)):
                 continue
-            if consultant:
-                consultant = False
-                if not (first == "С" and ARTICLE.match(t)):
-                    continue
-            elif first == "К" and t.startswith(CONSULTANT_NOTE):
+        if first in _CONSULTANT_FIRST and t.startswith(_CONSULTANT_PREFIXES):  # one check on the common path
+            if t.startswith(CONSULTANT_NOTE):
                 consultant = True
                 continue
+            if t.startswith(CONSULTANT_LINES) or (ln.role is None and t[t.find(" ") + 1 :][:1].isdigit()):
+                continue  # the consultant's line or remark ("П. 1 ст. 5 признан ..."), not even a note
         if first in "ПМ" and SIGNATURE.match(t):
             if art is not None:
                 _emit_article(art, out, seen)
@@ -360,8 +362,6 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 elif ("ред." in t or "введен" in t) and (at := _inline_note(t)):
                     art.lines.append(Line(t[:at]))
                     ln = Line(t[at + 1 :], "note")
-            if first in _REMARK_FIRST and t.startswith(_REMARK) and ln.role is None and t[t.find(" ") + 1 :][:1].isdigit():
-                continue  # the consultant's remark, not even a note of the article (a repealed one shows its notes)
             art.lines.append(ln)
         elif heading_open and t.isupper() and len(t) < 200:
             contexts[-1] = f"{contexts[-1]} {t}"  # "Глава 2. ВОЗНИКНОВЕНИЕ ... ОБЯЗАННОСТЕЙ," / "ОСУЩЕСТВЛЕНИЕ ..."
