@@ -38,16 +38,21 @@ def part_levels(part: str | None) -> list[tuple[str, str]]:
     return sorted(levels, key=lambda level: level[0] != "alin")  # stable: the rest keep their written order
 
 
-def cited_as(kind: str | None, jurisdiction: str, numbered: bool, parent_numbered: bool) -> str | None:
-    """The word a citation uses for a unit of this kind, or None when any word may name it (a letter is a
-    подпункт; under a part the citation calls "ч." it is that part's пункт: UnitTree.deepest decides that)."""
+def cited_as(kind: str | None, jurisdiction: str, numbered: bool, parent_numbered: bool,
+             parent_is_part: bool = False) -> str | None:
+    """The word a citation uses for a unit of this kind, or None when any word may name it.
+
+    A letter is a подпункт, except directly under a plain part (a часть): writers call it that part's пункт
+    ("п. «б» ст. 83 Конституции", the one part left out) as often as a подпункт, so either word names it.
+    Under a part the citation calls "ч." where the corpus numbers it "1." (the Criminal Code), UnitTree.deepest
+    decides."""
     if jurisdiction == "ru":
         if kind == "part":
             return "п" if numbered else "ч"
         if kind == "point":
             return "пп" if parent_numbered else "п"
         if kind == "letter":
-            return "пп"
+            return None if parent_is_part and not parent_numbered else "пп"
         return None
     return {"paragraph": "alin", "letter": "lit", "point": "pct"}.get(kind or "")
 
@@ -113,7 +118,8 @@ def build_trees(rows: Iterable[tuple[str, str, str | None, str, bool]]) -> dict[
             parent, _, _ = path.rpartition("/")
             parent_unit = units.get(parent)
             parent_numbered = parent_unit is not None and parent_unit[0] == "part" and parent_unit[2]
-            names[path] = cited_as(kind, jurisdiction, numbered and kind == "part", parent_numbered)
+            names[path] = cited_as(kind, jurisdiction, numbered and kind == "part", parent_numbered,
+                                   parent_unit is not None and parent_unit[0] == "part")
             if parent:
                 children[parent].append(path)
         trees[doc_id] = UnitTree(names, {p: tuple(c) for p, c in children.items()})

@@ -14,12 +14,12 @@ from citations import SetLookup, extract, resolve
 from citations.units import part_levels
 
 DOCUMENTS = pa.table({
-    "doc_id": ["tk", "gk", "cciv", "plenum9", "uk"],
-    "jurisdiction": ["ru", "ru", "ro", "ru", "ru"],
-    "act": ["ru/tk", "ru/gk", "ro/cciv", None, "ru/uk"],
-    "kind": ["code", "code", "code", "resolution", "code"],
-    "court": [None, None, None, "ВС РФ Пленум", None],
-    "number": [None, None, None, "9", None],
+    "doc_id": ["tk", "gk", "cciv", "plenum9", "uk", "konst"],
+    "jurisdiction": ["ru", "ru", "ro", "ru", "ru", "ru"],
+    "act": ["ru/tk", "ru/gk", "ro/cciv", None, "ru/uk", "ru/konst"],
+    "kind": ["code", "code", "code", "resolution", "code", "constitution"],
+    "court": [None, None, None, "ВС РФ Пленум", None, None],
+    "number": [None, None, None, "9", None, None],
 })  # fmt: skip
 ROWS = [
     # doc, act, article, path, kind, text
@@ -47,6 +47,10 @@ ROWS = [
     ("uk", "ru/uk", "105", "105/2", "part", "Убийство:"),
     ("uk", "ru/uk", "105", "105/2/а", "letter", "а) двух или более лиц;"),
     ("uk", "ru/uk", "105", "105/2/в", "letter", "в) малолетнего или иного лица, заведомо беспомощного;"),
+    ("konst", "ru/konst", "83", "83", "article", "Президент Российской Федерации:"),
+    ("konst", "ru/konst", "83", "83/1", "part", "Президент Российской Федерации:"),
+    ("konst", "ru/konst", "83", "83/1/а", "letter", "а) назначает выборы;"),
+    ("konst", "ru/konst", "83", "83/1/б", "letter", "б) вносит предложения;"),
 ]
 UNITS = pa.table({name: [row[i] for row in ROWS]
                   for i, name in enumerate(("doc_id", "act", "article", "path", "kind", "text"))})  # fmt: skip
@@ -71,6 +75,9 @@ LOOKUP = SetLookup.from_tables(DOCUMENTS, UNITS)
         ("art. 1.110 lit. a) C.civ.", "1110/1/a"),
         ("alin. (2) al art. 1.110 C.civ.", "1110/2"),
         ("п. «в» ч. 2 ст. 105 УК РФ", "105/2/в"),  # a letter of a plain часть is cited as its пункт
+        ("п. «б» ст. 83 Конституции РФ", "83/1/б"),  # ... also when the writer leaves the one часть out
+        ("п. «б» ч. 1 ст. 83 Конституции РФ", "83/1/б"),
+        ("подп. «б» ст. 83 Конституции РФ", "83/1/б"),
     ],
 )
 def test_a_cited_subdivision_resolves_to_the_deepest_unit_that_holds_it(
