@@ -79,6 +79,17 @@ class Line:
     role: str | None = None  # "heading" (styled as a heading by the source), "note" (editorial note)
 
 
+def _range_numbers(first: str, last: str) -> list[str]:
+    """The numbers a range names: 181 - 183 -> 181, 182, 183; 183.1 - 183.4 -> 183.1 ... 183.4; else both ends."""
+    a, b = normalise_ru(first), normalise_ru(last)
+    head_a, _, tail_a = a.rpartition(".")
+    head_b, _, tail_b = b.rpartition(".")
+    if head_a == head_b and tail_a.isdecimal() and tail_b.isdecimal() and 0 < int(tail_b) - int(tail_a) < 100:
+        prefix = f"{head_a}." if head_a else ""
+        return [f"{prefix}{n}" for n in range(int(tail_a), int(tail_b) + 1)]
+    return [a, b]
+
+
 def _inline_note(text: str) -> int:
     """Where a note run into the end of a paragraph starts (the space before its bracket), or 0 when none."""
     at = text.rfind(" (")
@@ -110,6 +121,8 @@ _REPEALED_BODY = re.compile(
     r"(?:утратил[аио]?\s+силу|исключен[аоы]?|не\s+применя\w+))",
     re.I,
 )
+# Repealed articles written as one range: "Статьи 181 - 182. Утратили силу. - Федеральный закон ..."
+ARTICLE_RANGE = re.compile(r"^Статьи\s+(\d+(?:[.\-]\d+)*)\s*[-–—]\s*(\d+(?:[.\-]\d+)*)\.\s*(.+)$", re.S)
 # Repealed parts or points written as one range: "2 - 3. Утратили силу. - Федеральный закон ...", "5 - 7) утратили силу"
 # ("2.-4. Части утратили силу.", "6-7). Пункты утратили силу." in some exports)
 RANGE = re.compile(r"^(\d+(?:\.\d+)*)\.?\s*[-–—]\s*(\d+(?:\.\d+)*)([.)])\.?\s")
@@ -341,6 +354,14 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
             if heading and heading[-1] == ")" and ("ред." in heading or "введен" in heading):
                 heading = heading[: _inline_note(heading) or len(heading)]
             art = _Article(normalise_ru(m.group(1)), m.group(1), heading, " / ".join(contexts) or None)
+            continue
+        if first == "С" and t.startswith("Статьи") and (r := ARTICLE_RANGE.match(t)) and REPEAL.search(r.group(3)):
+            if art is not None:  # "Статьи 181 - 182. Утратили силу.": each is an article, repealed
+                _emit_article(art, out, seen)
+                art = None
+            context = " / ".join(contexts) or None
+            for n in _range_numbers(r.group(1), r.group(2)):
+                _emit_article(_Article(n, n, clean(r.group(3)), context), out, seen)
             continue
         if ln.role == "heading" or (ln.role is None and first in _CONTEXT_FIRST and (
             CONTEXT_NUMBERED.match(t) or (CONTEXT.match(t) and len(t) < 200)

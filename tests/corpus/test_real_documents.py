@@ -20,7 +20,7 @@ ARTICLE_COUNTS = [
     ("ru/pravo-gov-ru-html/102074279.html", "ru/tk", 529),
     ("ru/pravo-gov-ru-html/102078828.html", "ru/gpk", 498),
     ("ru/federal-laws/zpp.txt", "ru/zpp", 54),
-    ("ru/federal-laws/bankrotstvo.docx", "ru/fz-127", 562),
+    ("ru/federal-laws/bankrotstvo.docx", "ru/fz-127", 564),  # 181 and 182 repealed as one range
     ("ro/codes-markdown/codul_civil.md", "ro/cciv", 2664),
     ("ro/codes-markdown/codul_de_procedura_civila.md", "ro/cpc", 1135),
     ("ro/codes-markdown/constitutia_romaniei.md", "ro/constitutie", 156),

@@ -96,6 +96,11 @@ RU_TEXT = """Глава 3. ВОЗНИКНОВЕНИЕ И ПРЕКРАЩЕНИЕ 
 1) направить заявление;
 2-3). Пункты утратили силу. (в ред. Федерального закона от 01.02.2020 N 10-ФЗ)
 4) передать выписку.
+
+Статьи 46 - 47. Утратили силу. - Федеральный закон от 01.02.2020 N 10-ФЗ.
+
+Статья 48. Заключительные положения
+Настоящая глава применяется к отношениям, возникшим после ее вступления в силу.
 """
 
 
@@ -129,7 +134,7 @@ def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> N
     paths = [p for p in _ru_units() if "/" in p]
     assert paths == ["40/1", "40/2", "40/2.1", "40/2.1.1", "41/1", "41/2", "41/3", "42/1", "42/1/1", "42/1/2",
                      "43/1", "43/2", "43/3", "44/1", "44/1/1", "44/1/2", "44/1/3", "44/1/4", "44/2", "44/3", "44/4", "44/5",
-                     "45/1", "45/2", "45/3", "45/4", "45/4/1", "45/4/2", "45/4/3", "45/4/4"]
+                     "45/1", "45/2", "45/3", "45/4", "45/4/1", "45/4/2", "45/4/3", "45/4/4", "48/1"]
 
 
 @pytest.mark.parametrize(("path", "status"), [
@@ -144,6 +149,13 @@ def test_a_text_export_has_no_part_made_of_a_consultant_line_or_list_item() -> N
 def test_a_repealed_placeholder_or_range_is_a_repealed_unit_of_its_own(path: str, status: str) -> None:
     units = {d[1]: d[6] for d in parse_articles(lines_from_text(RU_TEXT))}
     assert units[path] == status
+
+
+def test_articles_repealed_as_one_range_are_each_a_repealed_article() -> None:
+    articles = {d[1]: d[6] for d in parse_articles(lines_from_text(RU_TEXT)) if d[2] == "article"}
+    assert {n: articles.get(n) for n in ("45", "46", "47", "48")} == {
+        "45": IN_FORCE, "46": REPEALED, "47": REPEALED, "48": IN_FORCE}
+    assert _ru_units()["45/4/4"][0] == "4) передать выписку."
 
 
 def test_a_repealed_range_is_no_text_of_the_part_before_it() -> None:
