@@ -160,6 +160,8 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
     if signed and date is None:
         date = iso_date(signed.group(1))
     act = act_for_name(title, "ru") if kind != "law" else act_for_ru_law(kind_word, number, title)
+    if part and act is not None and not _enacted_in_parts(act):
+        part = None  # "ЧАСТЬ ПЕРВАЯ" over the Labour Code's first articles is a heading, not a law of its own
     redactions = [f"{y}-{m}-{d}" for d, m, y in _REDACTION.findall(" ".join(header))]
     version = f"{max(redactions)}+{digest[:8]}" if redactions else digest[:16]
     if act is not None:
@@ -171,6 +173,12 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
     display = f"{title}. Часть {part}" if part else title
     return Document(doc_id, "ru", act, kind, None, None, number, date, display, version, IN_FORCE, source, str(path),
                     digest, _finish(doc_id, act, raw, path), how, fmt)
+
+
+def _enacted_in_parts(act: str) -> bool:
+    from citations.parts import parted_acts  # the registry of acts enacted as several laws, read by citations too
+
+    return act in parted_acts()
 
 
 def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | None, str | None]:
@@ -186,7 +194,10 @@ def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | Non
     part = _PART_NO.get(_GK_PART.match(parts[0]).group(1).lower()) if len(parts) == 1 else None  # type: ignore[union-attr]
     for i, t in enumerate(titles):
         if "кодекс" in t.lower() or "конституция" in t.lower():
-            return clean(t), "кодекс", number, part
+            # a text export opens with the act quoted in a sentence ('"Гражданский кодекс ..." от 30.11.1994
+            # N 51-ФЗ'); the act's own title line below it is in capitals
+            own = next((u for u in titles[i:] if u.isupper() and ("КОДЕКС" in u or "КОНСТИТУЦИЯ" in u)), t)
+            return clean(own), "кодекс", number, part
         m = _RU_TYPE_LINE.match(t)
         if m:
             rest: list[str] = []
