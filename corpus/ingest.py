@@ -176,7 +176,8 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
 
 
 def _enacted_in_parts(act: str) -> bool:
-    from citations.parts import parted_acts  # the registry of acts enacted as several laws, read by citations too
+    """Whether the registry of acts enacted as several laws (read by citations too) lists ``act``."""
+    from citations.parts import parted_acts
 
     return act in parted_acts()
 
