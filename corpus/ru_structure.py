@@ -27,7 +27,8 @@ CONTEXT_NUMBERED = re.compile(r"^(?:Глава|ГЛАВА|Раздел|РАЗД�
 # "2.1-1." / "1.1-1)": a part or point inserted between 2.1 and 2.2 is written with a hyphen (read as 2.1.1)
 PART = re.compile(r"^(\d+(?:[.\-]\d+)*)\.(?:\s+|(?=[^\d\s]))")
 POINT = re.compile(r"^(\d+(?:[.\-]\d+)*)\)\s*")
-LETTER = re.compile(r"^([а-яё])\)\s*")
+# a letter inserted later carries the portal's superscript as ".1": "б.1)" (Constitution art. 83 «б¹»)
+LETTER = re.compile(r"^([а-яё](?:\.\d+)?)\)\s*")
 REPEAL = re.compile(r"утратил[аио]?\s+силу|не\s+подлежащ\w*\s+применени|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
 _CONTEXT_FIRST = frozenset("ГРПЧ§")
 # A consultant's editorial note in a text or DOCX export, on a line of its own: "(в ред. Федерального закона от
@@ -266,7 +267,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             if kind == "part":
                 part_unit = unit
             continue
-        m = LETTER.match(t) if not digit and t[1:2] == ")" else None
+        m = LETTER.match(t) if not digit and (t[1:2] == ")" or (t[1:2] == "." and t[2:3].isdigit())) else None
         if m:
             base = f"{number}/{part}" if part else number
             base = f"{base}/{point}" if point else base

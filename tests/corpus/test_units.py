@@ -196,3 +196,11 @@ def test_a_consultant_comment_inside_a_point_is_no_text_of_the_point() -> None:
     units = {d[1]: (d[5], d[6]) for d in parse_points(lines_from_text(text))}
     assert units == {"1": ("1. Первый пункт разъяснений.\nВторой абзац первого пункта.", IN_FORCE),
                      "2": ("2. Второй пункт разъяснений.", IN_FORCE)}
+
+
+def test_a_letter_inserted_with_a_superscript_index_is_a_letter_of_its_own() -> None:
+    text = ("Статья 83. Полномочия\nПрезидент:\nа) назначает выборы;\nб) вносит предложения;\n"
+            "б.1) представляет кандидатуры;\nв) подписывает законы.\n")
+    units = {d[1]: d[5] for d in parse_articles(lines_from_text(text))}
+    assert [p for p in units if p.count("/") == 2] == ["83/1/а", "83/1/б", "83/1/б.1", "83/1/в"]
+    assert units["83/1/б.1"] == "б.1) представляет кандидатуры;"
