@@ -15,6 +15,7 @@ import re
 
 from corpus.model import Draft
 from corpus.numbering import normalise_ro
+from corpus.ro_superscripts import join_superscripts, unflatten_articles
 from corpus.ro_text import article_units, unify
 
 # the number may carry an index (``8^1``, ``8¹``) and a footnote mark (``Articolul 10 *)``) before its title
@@ -48,74 +49,7 @@ _PARA_BREAK = re.compile(
 # A marker whose index the PDF set as a superscript comes apart: "(1" + "1" then ")" on the next line for
 # alin. (1^1), "20" + "1" then "." for pct. 20^1, "a", "1", ")" on three lines for lit. a^1). Each is found
 # from the "\n)" or "\n." it ends in (one scan for the two characters), then what stands before that.
-_WRAPPED_CLOSE = re.compile(r"\n[).]")
 _NORMS_LINK = " Norme metodologice\n"
-_FLAT_ALINEAT = re.compile(r"\((\d{2,3})$")
-_FLAT_LETTER = re.compile(r"\n([a-zăâîșț])\n(\d{1,2})$")
-_FLAT_POINT = re.compile(r"\n(\d{2,4})$")
-_ALINEAT_BEFORE = re.compile(r"\n\((\d+)(?:\^\d+)?(?:\)|\n\))")
-_POINT_BEFORE = re.compile(r"\n(\d+)(?:\^\d+)?(?:\.|\n\.)[^\S\n]")
-
-
-def _split_index(digits: str, base: str | None) -> str:
-    """``digits`` as base^index: after the marker ``base`` (the previous one of its kind) "11" is 1^1 and
-    "110" is 1^10; without one, the index is the last digit."""
-    if base and len(digits) > len(base) and digits.startswith(base) and digits[len(base)] != "0":
-        return base + "^" + digits[len(base) :]
-    return digits[:-1] + "^" + digits[-1]
-
-
-def _previous_base(text: str, end: int, before: re.Pattern[str], resolved: dict[int, str]) -> str | None:
-    """The number of the last marker matching ``before`` in the 3,000 characters before ``end`` (one put
-    back together already counts with its base)."""
-    last = None
-    for m in before.finditer(text, max(0, end - 3000), end):
-        last = m
-    if last is None:
-        return None
-    return resolved.get(last.start() + 1, last.group(1))
-
-
-def _join_superscripts(text: str) -> str:
-    """Put the markers whose superscript index the PDF wrapped back together."""
-    edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in text order
-    resolved: dict[int, str] = {}  # where a marker was put back together: its base
-    for wrapped in _WRAPPED_CLOSE.finditer(text):
-        pos = wrapped.start()
-        if wrapped.group() == "\n)":
-            letter = _FLAT_LETTER.search(text, max(0, pos - 6), pos)
-            if letter is not None:
-                edits.append((letter.start() + 1, pos + 2, f"{letter.group(1)}^{letter.group(2)})"))
-                continue
-            alineat = _FLAT_ALINEAT.search(text, max(0, pos - 4), pos)
-            if alineat is None:
-                continue
-            at = alineat.start()
-            line_start = at > 0 and text[at - 1] == "\n"  # a marker, not a reference "alin. (52\n)"
-            base = _previous_base(text, at - 1, _ALINEAT_BEFORE, resolved) if line_start else None
-            number = _split_index(alineat.group(1), base)
-            if line_start:
-                resolved[at] = number.partition("^")[0]
-            edits.append((at, pos + 2, "(" + number + ")"))
-        elif text[pos + 2 : pos + 3] in (" ", "\t"):
-            point = _FLAT_POINT.search(text, max(0, pos - 6), pos)
-            if point is not None:
-                at = point.start() + 1
-                number = _split_index(point.group(1), _previous_base(text, at - 1, _POINT_BEFORE, resolved))
-                resolved[at] = number.partition("^")[0]
-                edits.append((at, pos + 2, number + "."))
-    if not edits:
-        return text
-    out: list[str] = []
-    done = 0
-    for start, end, replacement in edits:
-        out.append(text[done:start])
-        out.append(replacement)
-        done = end
-    out.append(text[done:])
-    return "".join(out)
-
-
 # a footnote of a consolidated text: "*) Reproducem mai jos ...", after the unit it annotates
 _FOOTNOTE = re.compile(r"^\*+\)")
 _MARKER = re.compile(r"^(?:\((\d+)(?:\^(\d+))?\)|(\d+)(?:\^(\d+))?\.|([a-zăâîșț])(?:\^(\d+))?\))")
@@ -159,23 +93,6 @@ def _quotes_open(p: str, before: int) -> int:
     return max(depth, 0)
 
 
-def _unflatten_articles(articles: list[tuple[str, str, str | None, str | None]]) -> None:
-    """Article headings whose superscript index the PDF printed as plain digits: "15", "151", "152", "16" are
-    15, 15^1, 15^2, 16. A number is read so only where the sequence proves it: it extends the previous
-    article's number, and the next article that does not is between the two."""
-    numbers = [a[0] for a in articles]
-    for k in range(1, len(numbers)):
-        n = numbers[k]
-        base = numbers[k - 1].partition("^")[0]
-        if not (n.isdecimal() and base.isdecimal() and len(n) > len(base) and n.startswith(base)
-                and n[len(base)] != "0"):
-            continue
-        following = next((m.partition("^")[0] for m in numbers[k + 1 : k + 40]
-                          if not (m.isdecimal() and len(m) > len(base) and m.startswith(base))), None)
-        if following is not None and following.isdecimal() and int(base) < int(following) < int(n):
-            numbers[k] = base + "^" + n[len(base) :]
-            _n, _written, heading, context = articles[k]
-            articles[k] = (numbers[k], numbers[k], heading, context)
 _HYPHEN_BREAK = re.compile(r"(?<=-)\n(?=(.))")
 
 
@@ -280,7 +197,7 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     (margin titles, titles after headings, signatures and whole context blocks become blank lines, article
     headings a mark); then one regex split of the joined lines undoes the PDF wrapping of every paragraph
     at once, instead of Python work on every line."""
-    text = _join_superscripts(unify(text))
+    text = join_superscripts(unify(text))
     if _NORMS_LINK in text:  # the annotated Codul fiscal ends a unit with a link to its norms: no text of it
         for mark in ".;:,":
             text = text.replace(mark + _NORMS_LINK, mark + "\n")
@@ -372,7 +289,7 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
         context_s = " / ".join(c for _, c in contexts)
         after_context = True
     finish(start, len(lines), True)
-    _unflatten_articles(articles)
+    unflatten_articles(articles)
 
     out: list[Draft] = []
     seen: set[str] = set()
