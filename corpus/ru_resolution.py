@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
-from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, REPEAL, Line, clean
+from corpus.ru_markers import REPEAL
+from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, Line, clean
 
 POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
 SIGNATURE = re.compile(r"^(?:Председатель|Секретарь\s+Пленума|Судья\s+Верховного\s+Суда|Председательствующий)")

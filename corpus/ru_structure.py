@@ -17,6 +17,18 @@ from dataclasses import dataclass
 
 from corpus.model import DRAFT_TEXT, IN_FORCE, REPEALED, Draft, draft
 from corpus.numbering import normalise_ru
+from corpus.ru_markers import (
+    ARTICLE_RANGE,
+    LETTER,
+    PART,
+    POINT,
+    RANGE,
+    REPEAL,
+    hyphen_range,
+    only_repeal,
+    range_numbers,
+    unit_status,
+)
 
 ARTICLE = re.compile(r"^Статья\s+(\d+(?:[.\-]\d+)*)\s*(?:\.\s*|\s+|$)(.*)$", re.S)
 CONTEXT = re.compile(
@@ -25,11 +37,6 @@ CONTEXT = re.compile(
 )
 CONTEXT_NUMBERED = re.compile(r"^(?:Глава|ГЛАВА|Раздел|РАЗДЕЛ|Подраздел|ПОДРАЗДЕЛ)\s+[\dIVXLCМ]+")
 # "2.1-1." / "1.1-1)": a part or point inserted between 2.1 and 2.2 is written with a hyphen (read as 2.1.1)
-PART = re.compile(r"^(\d+(?:[.\-]\d+)*)\.(?:\s+|(?=[^\d\s]))")
-POINT = re.compile(r"^(\d+(?:[.\-]\d+)*)\)\s*")
-# a letter inserted later carries the portal's superscript as ".1": "б.1)" (Constitution art. 83 «б¹»)
-LETTER = re.compile(r"^([а-яё](?:\.\d+)?)\)\s*")
-REPEAL = re.compile(r"утратил[аио]?\s+силу|не\s+подлежащ\w*\s+применени|признан[аоы]?\s+утратившим|исключен[аоы]?\b|не\s+применя", re.I)
 _CONTEXT_FIRST = frozenset("ГРПЧ§")
 # A consultant's editorial note in a text or DOCX export, on a line of its own: "(в ред. Федерального закона от
 # ...)", "(абзац введен Федеральным законом ...)". The portal marks these as notes; plain text needs the words.
@@ -80,17 +87,6 @@ class Line:
     role: str | None = None  # "heading" (styled as a heading by the source), "note" (editorial note)
 
 
-def _range_numbers(first: str, last: str) -> list[str]:
-    """The numbers a range names: 181 - 183 -> 181, 182, 183; 183.1 - 183.4 -> 183.1 ... 183.4; else both ends."""
-    a, b = normalise_ru(first), normalise_ru(last)
-    head_a, _, tail_a = a.rpartition(".")
-    head_b, _, tail_b = b.rpartition(".")
-    if head_a == head_b and tail_a.isdecimal() and tail_b.isdecimal() and 0 < int(tail_b) - int(tail_a) < 100:
-        prefix = f"{head_a}." if head_a else ""
-        return [f"{prefix}{n}" for n in range(int(tail_a), int(tail_b) + 1)]
-    return [a, b]
-
-
 def _inline_note(text: str) -> int:
     """Where a note run into the end of a paragraph starts (the space before its bracket), or 0 when none."""
     at = text.rfind(" (")
@@ -113,38 +109,6 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
-# "Утратил силу", "пункт утратил силу", and a placeholder naming what it was: "Часть вторая. - Утратила силу.",
-# "Абзац - Утратил силу.", "Абзацы четвертый - пятый. - Утратили силу."
-_REPEALED_BODY = re.compile(
-    r"^(?:\(?(?:дополнение\s+\w+\s*-[^)]*\)\s*)?\(?\s*"
-    r"(?:(?:пункт|подпункт|част|абзац|стать|глав)[а-яё]*(?:\s+[а-яё\d.]+(?:\s*[-–—]\s*[а-яё\d.]+)?)??"
-    r"\.?\s*(?:[-–—]\s*)?)?"
-    r"(?:утратил[аио]?\s+силу|исключен[аоы]?|не\s+применя\w+))",
-    re.I,
-)
-# Repealed articles written as one range: "Статьи 181 - 182. Утратили силу. - Федеральный закон ..."
-ARTICLE_RANGE = re.compile(r"^Статьи\s+(\d+(?:[.\-]\d+)*)\s*[-–—]\s*(\d+(?:[.\-]\d+)*)\.\s*(.+)$", re.S)
-# Repealed parts or points written as one range: "2 - 3. Утратили силу. - Федеральный закон ...", "5 - 7) утратили силу"
-# ("2.-4. Части утратили силу.", "6-7). Пункты утратили силу." in some exports)
-RANGE = re.compile(r"^(\d+(?:\.\d+)*)\.?\s*[-–—]\s*(\d+(?:\.\d+)*)([.)])\.?\s")
-
-
-def _hyphen_range(number: str) -> bool:
-    """Whether a hyphenated marker is a range ("6-7)") rather than an inserted number ("2.1-1.", "6-1)")."""
-    head, _, tail = number.rpartition("-")
-    return head.isdecimal() and tail.isdecimal() and int(tail) > int(head)
-
-
-def _only_repeal(text: str) -> bool:
-    """True when a unit's whole text is an editorial repeal note ("3) (Утратил силу - ...)")."""
-    if len(text) > 320 or not ("сил" in text or "ключ" in text or "примен" in text):
-        return False
-    m = RANGE.match(text) or PART.match(text) or POINT.match(text) or LETTER.match(text)
-    rest = text[m.end() :] if m else text
-    rest = rest.strip().lstrip("(").strip()
-    return len(rest) < 300 and _REPEALED_BODY.match(rest) is not None
-
-
 class _Article:
     __slots__ = ("context", "has_numbered_parts", "heading", "lines", "number", "written")
 
@@ -155,13 +119,6 @@ class _Article:
         self.context = context
         self.lines: list[Line] = []
         self.has_numbered_parts = False
-
-
-def _status(text: str) -> str:
-    # the checks _only_repeal opens with, made here in C before a Python call for every unit
-    if len(text) <= 320 and ("сил" in text or "ключ" in text or "примен" in text) and _only_repeal(text):
-        return REPEALED
-    return IN_FORCE
 
 
 def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
@@ -178,7 +135,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     elif heading and len(heading) > 8 and REPEAL.match(heading.lstrip("(")):
         repealed = True  # "Статья 7. Утратила силу." with the note as the heading
         text = "\n".join(notes) or (heading or "")
-    elif len(text) < 400 and all(_only_repeal(t) for t in main):
+    elif len(text) < 400 and all(only_repeal(t) for t in main):
         repealed = True
     if heading and heading.startswith("(") and REPEAL.search(heading):
         repealed = True
@@ -215,14 +172,14 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
         m = PART.match(t) if numbered and digit else None
         if m:
             g = m.group(1)
-            if t[m.end()] in "-–—" or ("-" in g and _hyphen_range(g)):
+            if t[m.end()] in "-–—" or ("-" in g and hyphen_range(g)):
                 m = None  # "2.-4." / "2-3.": a range, read below
         if m:
             if part_unit is not None:
                 part_unit[DRAFT_TEXT] = "\n".join(part_lines)
             part, point, point_unit = normalise_ru(g), None, None
             part_lines = [t]
-            part_unit = [number, f"{number}/{part}", "part", g, None, t, _status(t), context]
+            part_unit = [number, f"{number}/{part}", "part", g, None, t, unit_status(t), context]
             if part_unit[6] is REPEALED:
                 repealed_parts.append((part_unit, part_lines))
             if part_unit[1] not in seen:  # its path
@@ -230,14 +187,14 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 out.append(part_unit)
             continue
         m = POINT.match(t) if digit else None
-        if m and "-" in m.group(1) and _hyphen_range(m.group(1)):
+        if m and "-" in m.group(1) and hyphen_range(m.group(1)):
             m = None  # "6-7)": a range, read below
         if m:
             point = normalise_ru(m.group(1))
             sub = f"{number}/{part}/{point}" if part else f"{number}/{point}"
             if part:
                 part_lines.append(t)
-            point_unit, point_lines = [number, sub, "point", m.group(1) + ")", None, t, _status(t), context], None
+            point_unit, point_lines = [number, sub, "point", m.group(1) + ")", None, t, unit_status(t), context], None
             if sub not in seen:
                 seen.add(sub)
                 out.append(point_unit)
@@ -247,7 +204,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
             a, b = m.group(1), m.group(2)
             nums = ([str(n) for n in range(int(a), int(b) + 1)] if a.isdecimal() and b.isdecimal() and 0 < int(b) - int(a) < 50
                     else [normalise_ru(a), normalise_ru(b)])
-            written, status = m.group(0).strip(), _status(t)
+            written, status = m.group(0).strip(), unit_status(t)
             if m.group(3) == ".":
                 if part_unit is not None:
                     part_unit[DRAFT_TEXT] = "\n".join(part_lines)
@@ -280,7 +237,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
                 point_unit[DRAFT_TEXT] = "\n".join(point_lines)
             if sub not in seen:
                 seen.add(sub)
-                out.append([number, sub, "letter", m.group(1) + ")", None, t, _status(t), context])
+                out.append([number, sub, "letter", m.group(1) + ")", None, t, unit_status(t), context])
             continue
         if point_unit is not None:
             if point_lines[-1].endswith(_RUNS_ON) if point_lines else point_unit[DRAFT_TEXT].endswith(":"):
@@ -302,7 +259,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
         plain_count += 1
         part, point, point_unit = str(plain_count), None, None
         part_lines = [t]
-        part_unit = [number, f"{number}/{part}", "part", part, None, t, _status(t), context]
+        part_unit = [number, f"{number}/{part}", "part", part, None, t, unit_status(t), context]
         if part_unit[6] is REPEALED:
             repealed_parts.append((part_unit, part_lines))
         if part_unit[1] not in seen:
@@ -311,7 +268,7 @@ def _emit_article(art: _Article, out: list[Draft], seen: set[str]) -> None:
     if part_unit is not None:
         part_unit[DRAFT_TEXT] = "\n".join(part_lines)
     for unit, unit_lines in repealed_parts:  # "13. Абзацы первый - двенадцатый утратили силу." and an abzats in force
-        if not all(x.startswith(_REMARK) or _only_repeal(x) for x in unit_lines):
+        if not all(x.startswith(_REMARK) or only_repeal(x) for x in unit_lines):
             unit[6] = IN_FORCE
     if note_lines and f"{number}/note" not in seen:
         seen.add(f"{number}/note")
@@ -361,7 +318,7 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 _emit_article(art, out, seen)
                 art = None
             context = " / ".join(contexts) or None
-            for n in _range_numbers(r.group(1), r.group(2)):
+            for n in range_numbers(r.group(1), r.group(2)):
                 _emit_article(_Article(n, n, clean(r.group(3)), context), out, seen)
             continue
         if ln.role == "heading" or (ln.role is None and first in _CONTEXT_FIRST and (
