@@ -23,8 +23,11 @@ ALIN = (
     rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(])|al\.(?=\s*[\d(]))\s*{_ALIN_VAL}"  # "al. (2)" too
     rf"(?:\s*(?:,|si|-)\s*{_ALIN_VAL})*"
 )
-LIT = r"(?:lit\.|litera|literele)\s*[a-z](?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]\))*"
-PCT = r"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?(?:\s*(?:-|si)\s*\d+(?:\.\d+)?(?![\d.]))*"
+# a letter or point inserted later carries an index as an article does: "lit. a^1)", "lit. b¹)", "pct. 20^1"
+_SUB_INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)"
+LIT = rf"(?:lit\.|litera|literele)\s*[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*"
+PCT = (rf"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?{_SUB_INDEX}?"
+       rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*")
 PAR = r"(?:paragraful|par\.|§)\s*\d+"
 TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
 SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
@@ -114,8 +117,14 @@ CCR_HINT = re.compile(r"neconstitutional|curt(?:ea|ii)\s+constitutional[ae]|\bcc
 
 _DIGITS = re.compile(r"\d+")
 _ALIN_NUMBER = re.compile(r"\d+(?:\^\d+)?")
-_DOTTED = re.compile(r"\d+(?:\.\d+)?")
 _LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
+_FIRST_LETTER = re.compile(rf"([a-z])({_SUB_INDEX})?")
+_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?)({_SUB_INDEX})?")
+
+
+def _index(raw: str | None) -> str:
+    """'^ 1', '¹' -> '^1' (the corpus writes lit. a^1) and pct. 20^1 so); '' without one."""
+    return "^" + raw.translate(_SUPERSCRIPT).replace("^", "").strip() if raw else ""
 ROMAN = re.compile(r"[ivxlc]+")
 
 
@@ -128,10 +137,11 @@ def sub_parts(sub: str) -> str | None:
             nums = _ALIN_NUMBER.findall(text)
             out.append(f"alin. ({nums[0]})")
         elif m.group("lit"):
-            letter = _LIT_WORD.sub("", text)[0]
-            out.append(f"lit. {letter})")
+            first = _FIRST_LETTER.search(_LIT_WORD.sub("", text))
+            out.append(f"lit. {first.group(1)}{_index(first.group(2))})" if first else "lit.")
         elif m.group("pct"):
-            out.append("pct. " + _DOTTED.findall(text)[0])
+            first = _FIRST_POINT.search(text)
+            out.append(f"pct. {first.group(1)}{_index(first.group(2))}" if first else "pct.")
         else:
             out.append("par. " + _DIGITS.findall(text)[0])
     return " ".join(out) or None

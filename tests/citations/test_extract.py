@@ -401,6 +401,13 @@ def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expect
             "Conform art. 8 alin. (1^1) din Legea nr. 554/2004.",
             [("article", "ro/lege-554-2004", "8", None, "alin. (1^1)")],
         ),
+        # a letter or point inserted later carries its index, and the act after it is still this citation's
+        (
+            "Conform art. 16 alin. (1) lit. a^1) din Codul muncii și art. 7 pct. 20^1 din Codul fiscal.",
+            [("article", "ro/cmuncii", "16", None, "alin. (1) lit. a^1)"),
+             ("article", "ro/cfiscal", "7", None, "pct. 20^1")],
+        ),
+        ("Potrivit art. 5 lit. b¹) din Codul fiscal.", [("article", "ro/cfiscal", "5", None, "lit. b^1)")]),
         (
             "Cazurile de la art. 2.537 pct. 1–3 din Codul civil.",
             [("article", "ro/cciv", "2537", None, "pct. 1")],
