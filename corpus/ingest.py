@@ -26,6 +26,8 @@ from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
 from corpus.model import IN_FORCE, Document, Draft, IngestError, IngestFailure, Unit, finish
 from corpus.ro_json import parse_record
 from corpus.ro_markdown import parse_markdown
+from corpus.ru_government import ISSUER as GOVERNMENT
+from corpus.ru_government import looks_like_government_resolution, split_annexes
 from corpus.ru_html import read_portal_html
 from corpus.ru_resolution import iso_date, looks_like_resolution, parse_points, resolution_meta
 from corpus.ru_structure import ARTICLE, Line, clean, lines_from_text, parse_articles
@@ -90,7 +92,7 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
                                 f"{', '.join(sorted(SUFFIXES))}")
         if suffix == ".docx":
             data = read_file(path, limits)
-            yield _ru_document(docx_lines(path, limits), [], None, path, source, _sha(data), "docx", None)
+            yield from _ru_documents(docx_lines(path, limits), [], None, path, source, _sha(data), "docx", None)
             return
         data = read_file(path, limits)
         if not data or data.isspace():
@@ -106,11 +108,11 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
             enc = how.split(" ", 1)[0]
             direct = "(BOM)" not in how and enc in ("utf-8", "windows-1251", "koi8-r")
             lines, titles, nd = read_portal_html(text, data if direct else None, enc if direct else None)
-            yield _ru_document(lines, titles, nd, path, source, _sha(data), "portal-html", how)
+            yield from _ru_documents(lines, titles, nd, path, source, _sha(data), "portal-html", how)
         elif suffix == ".md" and not _mostly_cyrillic(text):
             yield _ro_markdown_document(text, path, source, _sha(data), how)
         else:
-            yield _ru_document(lines_from_text(text), [], None, path, source, _sha(data), "text", how)
+            yield from _ru_documents(lines_from_text(text), [], None, path, source, _sha(data), "text", how)
     except IngestFailure as exc:
         yield IngestError(source, str(path), exc.reason, exc.detail, exc.position)
     except (OSError, etree.Error, ValueError, RecursionError, MemoryError) as exc:
@@ -133,6 +135,39 @@ def _finish(doc_id: str, act: str | None, raw: Sequence[Draft], file: Path) -> t
 
 
 # ---------------------------------------------------------------- Russia
+def _ru_documents(lines: list[Line], titles: list[str], nd: str | None, path: Path, source: str, digest: str,
+                  fmt: str, how: str | None) -> Iterator[Document]:
+    """One document, or a Government decree and each set of rules it approves."""
+    head = "\n".join([ln.text for ln in lines[:40] if ln.text][:15])
+    if looks_like_government_resolution(head):
+        yield from _government_documents(lines, path, source, digest, fmt, how)
+    else:
+        yield _ru_document(lines, titles, nd, path, source, digest, fmt, how)
+
+
+def _government_documents(lines: list[Line], path: Path, source: str, digest: str, fmt: str,
+                          how: str | None) -> Iterator[Document]:
+    own, annexes = split_annexes(lines)
+    meta = resolution_meta(own)
+    base = (f"ru/government/{meta.date}/{meta.number}" if meta.date and meta.number
+            else f"ru/government/{_slug(path.stem)}")
+    version = f"{meta.date}+{digest[:8]}" if meta.date else digest[:16]
+    found = 0
+    for k, (title, piece) in enumerate([(meta.title, own)] + [(a.title, a.lines) for a in annexes]):
+        raw = parse_points(piece)
+        if not raw:  # a decree that only approves its annex numbers nothing of its own
+            continue
+        found += 1
+        act = act_for_name(title, "ru") if k and title else None
+        doc_id = act or (f"{base}/annex-{k}" if k else base)
+        yield Document(doc_id, "ru", act, "regulation" if k else "resolution", GOVERNMENT, None, meta.number,
+                       meta.date, title or f"{meta.title}. Приложение {k}", version, IN_FORCE, source, str(path),
+                       digest, finish(doc_id, act, raw), how, fmt)
+    if not found:
+        raise IngestFailure("no_units", "a Government resolution without numbered points in it or its annexes",
+                            None)
+
+
 def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Path, source: str, digest: str,
                  fmt: str, how: str | None) -> Document:
     head = "\n".join([ln.text for ln in lines[:40] if ln.text][:15])

@@ -15,7 +15,8 @@ from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
 from corpus.ru_markers import REPEAL
 from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, Line, clean
 
-POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
+# "12.", "12.1.", "2.1.1." (rules approved by the Government number three levels deep), "4 - 5."
+POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}(?:\.\d{1,2})?))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
 SIGNATURE = re.compile(r"^(?:Председатель|Секретарь\s+Пленума|Судья\s+Верховного\s+Суда|Председательствующий)")
 _MONTHS = {
     "января": 1, "февраля": 2, "марта": 3, "апреля": 4, "мая": 5, "июня": 6, "июля": 7, "августа": 8,
@@ -73,7 +74,8 @@ def resolution_meta(lines: Sequence[Line]) -> ResolutionMeta:
             if collecting:
                 if t.startswith(("Список изменяющих", "(в ред", "(с изм")):
                     break
-                if t.isupper() or (len(t) < 120 and not t.endswith((".", ":"))):
+                # a title in capitals goes on in capitals; a mixed-case one over short lines
+                if t.isupper() or (not collecting[0].isupper() and len(t) < 120 and not t.endswith((".", ":"))):
                     collecting.append(t)
                     continue
                 break
@@ -156,7 +158,7 @@ def parse_points(lines: Sequence[Line]) -> list[Draft]:
                 started = True
                 written = m.group(0).strip().rstrip(".").strip()
                 if sub is not None:
-                    numbers = [f"{base}.{int(sub)}"]
+                    numbers = [f"{base}." + ".".join(str(int(n)) for n in sub.split("."))]
                 elif to is not None and int(to) > base:
                     numbers = [str(n) for n in range(base, int(to) + 1)]
                 else:
