@@ -81,6 +81,8 @@ class Extractor:
             self._unit_citations(u, text, j, out)
         if acts:
             named = {u.act_start for u in units}  # an article's own act is not cited again on its own
+            if j == "ru":
+                named.update(self._rule_points(text, folded, acts, out))
             inside: list[tuple[int, int]] | None = None
             for a in acts:
                 if a.key is None or a.start in named or not _named_enough(folded, a, self.reg):
@@ -94,6 +96,26 @@ class Extractor:
         if len(out) > 1:
             out.sort(key=_by_span)
         return out
+
+    # ------------------------------------------------------------------ rules
+    def _rule_points(self, text: str, folded: str, acts: list[ActMatch], out: list[Citation]) -> list[int]:
+        """Rules approved by the Government number points, not articles, and answers cite them so: "п. 9.10
+        ПДД", "пунктов 2.1.1 и 2.3.2 Правил дорожного движения". Each point is cited as the rules' article;
+        returns where the rules so cited are written (they are not cited again as a whole)."""
+        cited: list[int] = []
+        for a in acts:
+            if a.type != "regulation" or a.key is None:
+                continue
+            m = _RULE_POINTS.search(folded, max(0, a.start - 80), a.start)
+            if m is None:
+                continue
+            end = trim_end(text, m.start(), a.end)
+            act_text = text[a.start : end]
+            for number in _RULE_NUMBER.findall(folded, m.start("numbers"), m.end("numbers")):
+                out.append(new_citation(m.start(), end, text[m.start() : end], "article", "ru", a.key, act_text,
+                                        number))
+            cited.append(a.start)
+        return cited
 
     # ------------------------------------------------------------------ articles
     def _units(self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
@@ -370,6 +392,12 @@ def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch |
 
 # "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
 # a text defines for an act it has just cited is not a second citation of it.
+# "п. 9.10 ", "пунктов 2.1.1 и 2.3.2 ", "подп. 2.1.1, 2.1.2 " right before the rules' name
+_RULE_POINT_WORD = re.compile(r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)")
+_RULE_POINTS = re.compile(
+    rf"{_RULE_POINT_WORD.pattern}\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)\s+\Z"
+)
+_RULE_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
 _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 

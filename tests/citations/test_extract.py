@@ -377,6 +377,13 @@ def test_a_citation_written_twice_has_each_span_on_its_own_words(text: str) -> N
         # an inserted article written with a dash is one article, as the corpus numbers it, not a range down
         ("Штраф по ст. 14.1.1-1 КоАП РФ.", [("article", "ru/koap", "14.1.1.1", None, None)]),
         ("Сроки по ст. 1142-1145 ГК РФ.", [("article", "ru/gk", "1142", "1145", None)]),
+        # rules approved by the Government number points, cited as their articles; the rules are not cited again
+        ("Водитель нарушил п. 9.10 ПДД РФ.", [("article", "ru/pdd", "9.10", None, None)]),
+        (
+            "Нарушены пункты 2.1.1 и 2.3.2 Правил дорожного движения.",
+            [("article", "ru/pdd", "2.1.1", None, None), ("article", "ru/pdd", "2.3.2", None, None)],
+        ),
+        ("Правила дорожного движения обязательны для всех.", [("act", "ru/pdd", None, None, None)]),
     ],
 )
 def test_russian_shapes_beyond_the_common_order_keep_their_act(text: str, expected: list[Row]) -> None:

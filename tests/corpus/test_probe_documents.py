@@ -1,7 +1,8 @@
 """Documents of the same sources as the shared corpus, but not those files: the readers must go by structure.
 
 Every file under ``probe/`` was written for these tests from how such documents look (portal HTML of other codes
-in UTF-8 and windows-1251, a Plenum resolution as text and DOCX, a federal law as DOCX, Romanian codes in
+in UTF-8 and windows-1251, a Plenum resolution as text and DOCX, a federal law as DOCX, a Government resolution
+with the traffic rules it approves, Romanian codes in
 Markdown with inline and next-line titles, legislatie.just.ro records, Akoma Ntoso acts in both namespaces and a
 judgment). Nothing here is copied from ../shared/corpus.
 """
@@ -26,7 +27,8 @@ def _documents() -> dict[str, Document]:
     docs: dict[str, Document] = {}
     for d in parse_path(PROBE, "probe"):
         assert isinstance(d, Document), d
-        docs[Path(d.file).name] = d
+        name = Path(d.file).name
+        docs[name if name not in docs else f"{name}#2"] = d  # a decree, then the rules it approves
     return docs
 
 
@@ -57,6 +59,10 @@ DOCUMENTS = [
      "Parlamentului European și al Consiliului", "190", "2018-07-18"),
     ("legislatie_records.jsonl#line 2", "ro/just/999002", "ro/oug-21-2015", "law",
      "ORDONANȚĂ DE URGENȚĂ nr. 21 din 3 iunie 2015 privind măsuri temporare", "21", "2015-06-03"),
+    ("pdd_rf.txt", "ru/government/1993-10-23/1090", None, "resolution", "О ПРАВИЛАХ ДОРОЖНОГО ДВИЖЕНИЯ", "1090",
+     "1993-10-23"),
+    ("pdd_rf.txt#2", "ru/pdd", "ru/pdd", "regulation", "ПРАВИЛА ДОРОЖНОГО ДВИЖЕНИЯ РОССИЙСКОЙ ФЕДЕРАЦИИ", "1090",
+     "1993-10-23"),
     ("akn_act_final.xml", "akn:/akn/za/act/2019/4/!main", None, "law", "Probe Data Protection Act, 2019", "4",
      "2019-05-22"),
     ("akn_act_wd17.xml", "akn:/ro/act/lege/2020/55/main", "ro/lege-55-2020", "law",
@@ -240,6 +246,8 @@ LOOKUPS = [
     ("ч. 14 ст. 155 ЖК РФ", "ru/zhk", "155/14"),
     ("ст. 5.1 Федерального закона от 27.07.2006 № 152-ФЗ", "ru/fz-152", "5.1"),
     ("п. 4.1 постановления Пленума Верховного Суда РФ от 24.03.2016 № 7", "ru/vs-plenum/2016-03-24/7", "4.1"),
+    ("п. 2.1.1 ПДД РФ", "ru/pdd", "2.1.1"),  # rules approved by the Government: their points stand for articles
+    ("пункт 2.2 Правил дорожного движения", "ru/pdd", "2.2"),
     ("art. 1.272 alin. (2) C.civ.", "ro/cciv", "1272/2"),
     ("art. 2^1 din Codul muncii", "ro/cmuncii", "2^1"),
     ("art. 10^1 din Codul muncii", "ro/cmuncii", "10^1"),
