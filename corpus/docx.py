@@ -1,7 +1,8 @@
 """DOCX as paragraphs, with the standard library's zip and lxml only (a DOCX is a zip of XML).
 
 What a reader of the document sees is what is read: the text of runs (``w:t``), a space for tabs and
-breaks, nothing of field codes (``w:instrText``) or deleted revisions (``w:delText``), which are other tags.
+breaks, a hyphen for a non-breaking one ("N 1-П" as Word writes it), nothing of field codes
+(``w:instrText``) or deleted revisions (``w:delText``), which are other tags.
 Both the transitional namespace Word writes and the strict ISO one are read.
 
 libxml2 checks every document with entities and network off (``check_xml``). When its bytes are the plain
@@ -27,7 +28,7 @@ _STRICT = "http://purl.oclc.org/ooxml/wordprocessingml/main"
 _BINDINGS = tuple(f'xmlns:w="{ns}"'.encode() for ns in (_TRANSITIONAL, _STRICT))
 _EDITOR_NOTE = "КонсультантПлюс: примечание"
 # a run's text, a paragraph opening (``<w:p>``, ``<w:p w:rsidR=..>``, ``<w:p/>``, never ``<w:pPr>``), a tab or break
-_MARKUP = re.compile(rb"<w:(?:t(?:\s[^>]*)?>([^<]*)</w:t>|(p)[\s>/]|(tab|br|cr)[\s/>])")
+_MARKUP = re.compile(rb"<w:(?:t(?:\s[^>]*)?>([^<]*)</w:t>|(p)[\s>/]|(tab|br|cr)[\s/>]|(noBreakHyphen)[\s/>])")
 _PARAGRAPH = b"\x00"  # no XML 1.0 text holds it
 _REFERENCE = re.compile(r"&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(lt|gt|amp|quot|apos));")
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
@@ -59,7 +60,8 @@ def _plain(data: bytes) -> bool:
 
 def _scan(data: bytes) -> list[str]:
     check_xml(data)
-    pieces = [_PARAGRAPH if p else b" " if brk else t for t, p, brk in _MARKUP.findall(data)]
+    pieces = [_PARAGRAPH if p else b" " if brk else b"-" if hyphen else t
+              for t, p, brk, hyphen in _MARKUP.findall(data)]
     text = b"".join(pieces).decode("utf-8")
     if "&" in text:  # predefined entities and character references only: declared ones were refused
         text = _REFERENCE.sub(_resolve, text)
@@ -71,7 +73,8 @@ def _walk(root: etree._Element) -> list[str]:
     p, t = w + "p", w + "t"
     paragraphs: list[str] = []
     runs: list[str] = []
-    for el in root.iter(p, t, w + "tab", w + "br", w + "cr"):
+    hyphen = w + "noBreakHyphen"
+    for el in root.iter(p, t, w + "tab", w + "br", w + "cr", hyphen):
         tag = el.tag
         if tag == t:
             if el.text:
@@ -80,6 +83,6 @@ def _walk(root: etree._Element) -> list[str]:
             paragraphs.append("".join(runs))
             runs.clear()
         else:
-            runs.append(" ")
+            runs.append("-" if tag == hyphen else " ")
     paragraphs.append("".join(runs))
     return paragraphs[1:]

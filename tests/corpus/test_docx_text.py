@@ -34,6 +34,8 @@ def _docx(tmp_path: Path, body: str) -> Path:
      ["отступ"]),
     ("<w:p/><w:p><w:r><w:t/></w:r></w:p><w:p><w:r><w:t>после пустых</w:t></w:r></w:p>", ["после пустых"]),
     ("<w:tbl><w:tr><w:tc><w:p><w:r><w:t>в таблице</w:t></w:r></w:p></w:tc></w:tr></w:tbl>", ["в таблице"]),
+    ("<w:p><w:r><w:t>ст. 12.15</w:t><w:noBreakHyphen/><w:t>1 КоАП</w:t><w:softHyphen/></w:r></w:p>",
+     ["ст. 12.15-1 КоАП"]),
 ])
 def test_a_docx_reads_as_its_visible_paragraphs(tmp_path: Path, body: str, lines: list[str]) -> None:
     assert [ln.text for ln in docx_lines(_docx(tmp_path, body), DEFAULT_LIMITS) if ln.text] == lines
@@ -49,22 +51,24 @@ def test_a_docx_in_the_strict_iso_namespace_reads_like_a_transitional_one(tmp_pa
 
 
 BODY = ("<w:body><w:p><w:r><w:t>Статья 1.</w:t></w:r></w:p>"
-        "<w:p><w:r><w:t>1.</w:t><w:tab/><w:t>Часть &amp; текст</w:t></w:r></w:p></w:body>")
+        "<w:p><w:r><w:t>1.</w:t><w:tab/><w:t>Часть &amp; текст</w:t><w:noBreakHyphen/><w:t>1</w:t></w:r></w:p></w:body>")
 TRANSITIONAL = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 @pytest.mark.parametrize("document_xml", [
     f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{TRANSITIONAL}">{BODY}</w:document>'.encode(),
     f'<w:document xmlns:w="{TRANSITIONAL}"><!-- a comment --><w:body><w:p><w:r><w:t>Статья 1.</w:t></w:r></w:p>'
-    "<w:p><w:r><w:t>1.</w:t><w:tab/><w:t>Часть &amp; текст</w:t></w:r></w:p></w:body></w:document>".encode(),
+    "<w:p><w:r><w:t>1.</w:t><w:tab/><w:t>Часть &amp; текст</w:t><w:noBreakHyphen/><w:t>1</w:t></w:r></w:p></w:body>"
+    "</w:document>".encode(),
     f'<document xmlns="{TRANSITIONAL}">{BODY.replace("w:", "")}</document>'.encode(),
     f'<x:document xmlns:x="{TRANSITIONAL}">{BODY.replace("w:", "x:")}</x:document>'.encode(),
     f'<?xml version="1.0" encoding="UTF-16"?><w:document xmlns:w="{TRANSITIONAL}">{BODY}</w:document>'.encode("utf-16"),
     f'<w:document xmlns:w="{TRANSITIONAL}"><w:body><w:p><w:r><w:t>Статья 1.</w:t></w:r></w:p><w:p><w:r><w:t>1.'
-    "</w:t><w:tab/><w:t><![CDATA[Часть & текст]]></w:t></w:r></w:p></w:body></w:document>".encode(),
+    "</w:t><w:tab/><w:t><![CDATA[Часть & текст]]></w:t><w:noBreakHyphen/><w:t>1</w:t></w:r></w:p></w:body>"
+    "</w:document>".encode(),
 ], ids=["utf-8 declared", "with a comment", "default namespace", "another prefix", "utf-16", "cdata"])
 def test_a_docx_reads_the_same_however_its_xml_is_written(tmp_path: Path, document_xml: bytes) -> None:
     path = tmp_path / "any.docx"
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("word/document.xml", document_xml)
-    assert [ln.text for ln in docx_lines(path, DEFAULT_LIMITS) if ln.text] == ["Статья 1.", "1. Часть & текст"]
+    assert [ln.text for ln in docx_lines(path, DEFAULT_LIMITS) if ln.text] == ["Статья 1.", "1. Часть & текст-1"]
