@@ -39,11 +39,12 @@ _SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adop
 _ARTICLE_MARK = "\x1c"
 # where a wrapped line starts a new paragraph: a blank line, an article mark (before or after it), or a
 # line opening with a marker ``(2)``, ``(2^1)``, ``(1.1)``, ``a)``, ``aa)``, ``1.``, ``6.1.`` (its whitespace on the same
-# line; a wrapped reference "(2)-(4)" or "a), g)" is no marker), a note ``(la data 1`` or ``28/07/2022 - ``
-# (unless it stands for the text of a bare marker ``e)`` above it) or a footnote ``*)``
+# line; a wrapped reference "(2)-(4)" or "a), g)", or one whose "alin." / "lit." / "pct." ends the line above, is
+# no marker), a note ``(la data 1`` or ``28/07/2022 - `` (unless it stands for the text of a bare marker ``e)``
+# above it) or a footnote ``*)``
 _PARA_BREAK = re.compile(
-    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\(\d+(?:[\^.]\d+)?\)(?![-–,;.])|[a-zăâîșț]{1,2}(?:\^\d+)?\)(?![-–,;.])"
-    r"|\d+(?:[\^.]\d+)*\.[^\S\n]|\(la data \d)"
+    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|(?<!alin\.\n)\(\d+(?:[\^.]\d+)?\)(?![-–,;.])"
+    r"|(?<!lit\.\n)[a-zăâîșț]{1,2}(?:\^\d+)?\)(?![-–,;.])|(?<!pct\.\n)\d+(?:[\^.]\d+)*\.[^\S\n]|\(la data \d)"
     r"|(?=\d\d/\d\d/\d{4} - |\*+\))(?<!\n[a-zăâîșț]\)\n)(?<!\n[a-z][a-z]\)\n)(?<!\n\(\d\)\n)(?<!\n\(\d\d\)\n))"
 )
 # A marker whose index the PDF set as a superscript comes apart: "(1" + "1" then ")" on the next line for
@@ -127,22 +128,27 @@ def _split_margin_title(lines: list[str], s: int, e: int, need_body: bool) -> tu
 
 
 _TITLE_LIKE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,78}$")
-# a title printed on the first line of the text, run into it: "Obiectul de reglementare (1) Prezentul cod ..."
-_TITLE_THEN_ALINEAT = re.compile(r"^([A-ZĂÂÎȘȚ][^.;:()]{2,160}?) (\(1\) .*)$")
+# a title printed on the first line of the text, run into it: "Obiectul de reglementare (1) Prezentul cod ...",
+# or with the "(1)" last on the line and its text on the next one
+_TITLE_THEN_ALINEAT = re.compile(r"^([A-ZĂÂÎȘȚ][^.;:()]{2,160}?) (\(1\)(?: .*)?)$")
+
+
+def _has_first_alineat(line: str) -> bool:
+    return "(1) " in line or line.endswith(" (1)")
 
 
 def _title_before_alineat(lines: list[str], first: int, e: int) -> str | None:
     """The title run into the first line of an article's text before its "(1)", possibly wrapped over two
     lines; that line is left holding the alineat only."""
     line = lines[first]
-    if "(1) " in line:
+    if _has_first_alineat(line):
         m = _TITLE_THEN_ALINEAT.match(line)
         if m is None:
             return None
         lines[first] = m.group(2)
         return m.group(1)
     nxt = first + 1
-    if nxt < e and "(1) " in lines[nxt] and line[:1].isupper() and not line.endswith(_TERMINAL):
+    if nxt < e and _has_first_alineat(lines[nxt]) and line[:1].isupper() and not line.endswith(_TERMINAL):
         m = _TITLE_THEN_ALINEAT.match(line + " " + lines[nxt])
         if m is not None and len(m.group(1)) > len(line):
             lines[first] = ""
@@ -154,13 +160,20 @@ def _title_before_alineat(lines: list[str], first: int, e: int) -> str | None:
 def _title_continued(lines: list[str], first: int, e: int, heading: str) -> str:
     """A heading's title wrapped onto the line below it ("Articolul 2 — Impozitele ... obligatorii" then
     "reglementate de Codul fiscal"): a lower-case line that is no sentence end nor marker and after which
-    the text opens anew (a marker, a capital or nothing); a text that merely starts in lower case goes on."""
+    the text opens anew (a marker, a capital or nothing); a text that merely starts in lower case goes on.
+    A title may take two such lines ("potrivit art. 40" then "din Codul fiscal"), both short."""
     line = lines[first]
     if line.endswith(_TERMINAL) or line[1:2] in (")", "^"):
         return heading
     nxt = next((j for j in range(first + 1, e) if lines[j]), None)
     if nxt is not None and lines[nxt][:1].islower():
-        return heading
+        second = lines[nxt]
+        after = next((lines[j] for j in range(nxt + 1, e) if lines[j]), "")
+        if (len(line) > 60 or len(second) > 60 or second.endswith(_TERMINAL)
+                or not (after[:1] == "(" or after[:1].isupper())):
+            return heading
+        lines[nxt] = ""
+        line += " " + second
     lines[first] = ""
     return heading + " " + line
 

@@ -1,7 +1,8 @@
 """Superscript indexes a PDF conversion printed as plain digits, put back.
 
 Consolidated Romanian codes number inserted units with a superscript index (art. 15^1, alin. (1^1), pct. 20^1,
-lit. a^1)); converted to Markdown, the index lands on the base ("Articolul 151", "(11" with ")" on the next line).
+lit. a^1)); converted to Markdown, the index lands on the base ("Articolul 151", "(11" with ")" on the next line;
+"a", "1" and ")" on three lines or "m1" then ")" for a letter).
 A number is read as base^index only where the text proves it: the previous marker of its kind is the base, or the
 article sequence runs 15, 151, 152, 16.
 """
@@ -13,6 +14,7 @@ import re
 _WRAPPED_CLOSE = re.compile(r"\n[).]")
 _FLAT_ALINEAT = re.compile(r"\((\d{2,3})$")
 _FLAT_LETTER = re.compile(r"\n([a-zăâîșț])\n(\d{1,2})$")
+_FLAT_LETTER_LINE = re.compile(r"\n([a-zăâîșț])(\d{1,2})$")  # "m1" then ")": the index on the letter's line
 _FLAT_POINT = re.compile(r"\n(\d{2,4})$")
 _ALINEAT_BEFORE = re.compile(r"\n\((\d+)(?:\^\d+)?(?:\)|\n\))")
 _POINT_BEFORE = re.compile(r"\n(\d+)(?:\^\d+)?(?:\.|\n\.)[^\S\n]")
@@ -44,7 +46,8 @@ def join_superscripts(text: str) -> str:
     for wrapped in _WRAPPED_CLOSE.finditer(text):
         pos = wrapped.start()
         if wrapped.group() == "\n)":
-            letter = _FLAT_LETTER.search(text, max(0, pos - 6), pos)
+            letter = (_FLAT_LETTER.search(text, max(0, pos - 6), pos)
+                      or _FLAT_LETTER_LINE.search(text, max(0, pos - 4), pos))
             if letter is not None:
                 edits.append((letter.start() + 1, pos + 2, f"{letter.group(1)}^{letter.group(2)})"))
                 continue

@@ -22,9 +22,10 @@ LITERA = re.compile(r"^((?P<letter>[a-zăâîșț])(?P=letter)?(?:\^\d+)?)\)\s*"
 PUNCT = re.compile(r"^(\d+(?:[\^.]\d+)*)\.\s+")
 MARKER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzăâîșț")
 AFTER_MARKER_LETTER = frozenset(")^")
-# "Abrogat.", "(abrogat)", "[textul din ... a fost abrogat", "- *** A B R O G A T ***" (letter-spaced),
-# "28/07/2022 - litera a fost abrogată prin ..." (a consolidation's note standing for the text)
-REPEAL_RO = re.compile(r"^\s*(?:[-–]\s*)?(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b|\*+\s*a b r o g a t\b"
+# "Abrogat.", "(abrogat)", "[textul din ... a fost abrogat", "- *** A B R O G A T ***" (letter-spaced) or
+# "*** Abrogată", "28/07/2022 - litera a fost abrogată prin ..." (a consolidation's note standing for the text)
+REPEAL_RO = re.compile(r"^\s*(?:[-–]\s*)?(?:\[?textul din\b.*\ba fost abrogat|\(?abrogat[ăa]?\b"
+                       r"|\*+\s*(?:a b r o g a t|abrogat[ăa]?)\b"
                        r"|\d\d/\d\d/\d{4} - \w+ a fost abrogat)", re.I | re.S)
 _REPEAL_AT = re.compile(REPEAL_RO.pattern[1:], re.I | re.S)  # REPEAL_RO from a position, no slice copied
 

@@ -181,6 +181,26 @@ Termenii au următoarele înțelesuri, explicați de norme. Norme metodologice
 z) ultimul termen cu o literă;
 aa) primul termen cu două litere;
 bb) al doilea termen cu două litere.
+
+###### Articolul 12
+
+Regimul cererilor depuse la autoritate (1)
+Cererea se depune în scris, iar dispozițiile art. 3 alin.
+(2) se aplică în mod corespunzător.
+(2) *** Abrogat
+(3) Cererea cuprinde:
+a) numele;
+a1
+) prenumele, introdus ulterior;
+b) *** Abrogată
+c) semnătura.
+
+###### Articolul 13 — Termenele speciale de plată pentru impozitul stabilit
+
+potrivit art. 5
+din prezenta lege
+(1) Termenul este de 30 de zile.
+(2) Termenul se prelungește la cerere.
 """
 
 
@@ -191,7 +211,7 @@ def _consolidated() -> dict[str, tuple[str, str | None, str, str]]:
 
 def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
     articles = [path for path, (kind, _h, _t, _s) in _consolidated().items() if kind == "article"]
-    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10", "11"]
+    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10", "11", "12", "13"]
 
 
 @pytest.mark.parametrize(
@@ -218,6 +238,12 @@ def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
         ("10/1/b", "letter", "b) în celelalte cazuri."),
         ("11/z", "letter", "z) ultimul termen cu o literă;"),  # after z) come aa), bb)
         ("11/aa", "letter", "aa) primul termen cu două litere;"),
+        # the "(1)" after a title ends its line; "alin." ending a line makes the next "(2)" a reference
+        ("12/1", "paragraph", "(1) Cererea se depune în scris, iar dispozițiile art. 3 alin. (2) se aplică în mod corespunzător."),
+        ("12/2", "paragraph", "(2) *** Abrogat"),
+        ("12/3/a^1", "letter", "a^1) prenumele, introdus ulterior;"),  # "a1" then ")" on the next line
+        ("12/3/a", "letter", "a) numele;"),
+        ("13/1", "paragraph", "(1) Termenul este de 30 de zile."),
     ],
 )
 def test_a_unit_of_a_consolidated_act_holds_its_own_text(path: str, kind: str, text: str) -> None:
@@ -225,7 +251,8 @@ def test_a_unit_of_a_consolidated_act_holds_its_own_text(path: str, kind: str, t
     assert _consolidated()[path][2] == text
 
 
-@pytest.mark.parametrize("path", ["1/11", "1/12", "1/2/1", "2/3", "3/201", "5/1.1", "51", "52", "9/a", "10/1/1"])
+@pytest.mark.parametrize("path", ["1/11", "1/12", "1/2/1", "2/3", "3/201", "5/1.1", "51", "52", "9/a", "10/1/1",
+                                  "12/3/a1"])
 def test_a_consolidated_act_has_no_unit_its_structure_does_not_hold(path: str) -> None:
     assert path not in _consolidated()
 
@@ -242,6 +269,9 @@ def test_footnotes_and_consolidation_notes_are_no_article_text(dropped: str) -> 
         ("1", "Obiectul și domeniul de aplicare al legii de probă"),
         ("4", "Abrogat"),
         ("6", "Principiul clarității"),
+        ("12", "Regimul cererilor depuse la autoritate"),
+        # a title wrapped over two short lines below its heading
+        ("13", "Termenele speciale de plată pentru impozitul stabilit potrivit art. 5 din prezenta lege"),
         # an article's whole text is no title of the next one
         ("7", None),
         ("8", None),
@@ -252,6 +282,6 @@ def test_a_title_wrapped_or_run_into_the_text_is_the_heading(path: str, heading:
     assert _consolidated()[path][1] == heading
 
 
-@pytest.mark.parametrize("path", ["4", "7", "9/2", "5/2/b"])
+@pytest.mark.parametrize("path", ["4", "7", "9/2", "5/2/b", "12/2", "12/3/b"])
 def test_a_repealed_article_is_repealed_with_or_without_text(path: str) -> None:
     assert _consolidated()[path][3] == "repealed"
