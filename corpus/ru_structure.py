@@ -57,11 +57,18 @@ INLINE_NOTE = re.compile(
 CONSULTANT_NOTE = "КонсультантПлюс: примечание"
 CONSULTANT_LINES = ("Позиции высших судов", "Документ предоставлен КонсультантПлюс", "www.consultant.ru",
                     "Дата сохранения:")
-_CONSULTANT_FIRST = frozenset("КПДwСЧА")
+_CONSULTANT_FIRST = frozenset("КПДwСЧА")  # the first letters of _CONSULTANT_PREFIXES
 # A paragraph opening with an abbreviated reference ("П. 11 ст. 189.23 ... применяется ...") is a consultant's remark:
 # an act never abbreviates so at the start of a paragraph.
 _REMARK = ("П. ", "Пп. ", "Ст. ", "Ч. ", "Абз. ")
-_CONSULTANT_PREFIXES = (CONSULTANT_NOTE, *CONSULTANT_LINES, *_REMARK)
+# The consultant's record of a Constitutional Court ruling, run into the text as a paragraph of its own ("Части вторая
+# и третья статьи 318 признаны не соответствующими Конституции ... (Постановление КС РФ ...)"): an act never says
+# so of itself, and as a paragraph it would shift the count of the parts after it.
+_UNCONSTITUTIONAL_FIRST = ("Часть ", "Части ", "Пункт", "Подпункт", "Абзац", "Положени")
+UNCONSTITUTIONAL = re.compile(
+    r"^\S+\s[^()]{0,300}?\bстать\w*\s+\d[^()]{0,300}?\bпризнан\w*\s+не\s*соответствующ\w*\s+Конституции"
+)
+_CONSULTANT_PREFIXES = (CONSULTANT_NOTE, *CONSULTANT_LINES, *_REMARK, *_UNCONSTITUTIONAL_FIRST)
 # A plain paragraph that ends so ("... в случаях:", "...;", "..., и") runs on into the next: a list's items are
 # paragraphs (абзацы) of the part that introduces them, not parts of their own.
 _RUNS_ON = (":", ";", ",", " и", " или", " либо")
@@ -297,7 +304,10 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
             if t.startswith(CONSULTANT_NOTE):
                 consultant = True
                 continue
-            if t.startswith(CONSULTANT_LINES) or (ln.role is None and t[t.find(" ") + 1 :][:1].isdigit()):
+            if t.startswith(_UNCONSTITUTIONAL_FIRST):
+                if UNCONSTITUTIONAL.match(t):
+                    continue  # "Части вторая и третья статьи 318 признаны не соответствующими Конституции ..."
+            elif t.startswith(CONSULTANT_LINES) or (ln.role is None and t[t.find(" ") + 1 :][:1].isdigit()):
                 continue  # the consultant's line or remark ("П. 1 ст. 5 признан ..."), not even a note
         if first in "ПМ" and SIGNATURE.match(t):
             if art is not None:
