@@ -352,8 +352,11 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                     art.lines.append(Line(t[:at]))
                     ln = Line(t[at + 1 :], "note")
             art.lines.append(ln)
-        elif heading_open and t.isupper() and len(t) < 200:
-            contexts[-1] = f"{contexts[-1]} {t}"  # "Глава 2. ВОЗНИКНОВЕНИЕ ... ОБЯЗАННОСТЕЙ," / "ОСУЩЕСТВЛЕНИЕ ..."
+        elif heading_open and (t.isupper() or t[0].islower()) and len(t) < 200:
+            # "Глава 2. ВОЗНИКНОВЕНИЕ ... ОБЯЗАННОСТЕЙ," / "ОСУЩЕСТВЛЕНИЕ ...", and a title in ordinary case wrapped
+            # over lines that go on in lower case ("§ 3. Распоряжение исключительным правом на изобретение," /
+            # "полезную модель или промышленный образец"): no text stands between a heading and its first article
+            contexts[-1] = f"{contexts[-1]} {t}"
         else:
             heading_open = False
     if art is not None:

@@ -233,3 +233,19 @@ def test_a_record_of_a_constitutional_court_ruling_is_no_part_of_the_article() -
         # the act's own words about its parts stay
         "90/4": "Часть вторая настоящей статьи применяется и к работникам по совместительству.",
     }
+
+
+# A paragraph (§) title in ordinary case wrapped over lines, as the text exports of the Civil Code print it.
+RU_WRAPPED = """§ 2. Передача прав на программы,
+базы данных и иные результаты
+интеллектуальной деятельности
+
+Статья 70. Договор о передаче прав
+1. Права передаются по договору.
+"""
+
+
+def test_a_paragraph_title_wrapped_in_ordinary_case_is_one_context() -> None:
+    units = {d[1]: d[7] for d in parse_articles(lines_from_text(RU_WRAPPED))}
+    assert units == {"70": "§ 2. Передача прав на программы, базы данных и иные результаты интеллектуальной деятельности",
+                     "70/1": "§ 2. Передача прав на программы, базы данных и иные результаты интеллектуальной деятельности"}
