@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
 from corpus.ru_markers import REPEAL
-from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, Line, clean
+from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, EDIT_NOTE, Line, clean, inline_note_at
 
 # "12.", "12.1.", "2.1.1." (rules approved by the Government number three levels deep), "4 - 5."
 POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}(?:\.\d{1,2})?))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")
@@ -113,7 +113,9 @@ def _is_heading(t: str, nxt: str, last: int, started: bool) -> bool:
 
 def _act_texts(lines: Sequence[Line]) -> list[str]:
     """The paragraphs with text, without the consultant's lines: its comment ("КонсультантПлюс: примечание." and the
-    paragraph after it), its case-law links and page header are not the court's words."""
+    paragraph after it), its case-law links and page header are not the court's words, nor are its amendment notes,
+    on a line of their own ("(абзац введен Постановлением Пленума Верховного Суда РФ от ...)", "(п. 2 в ред. ...)")
+    or run into the end of a paragraph, as in the codes' text exports."""
     texts: list[str] = []
     comment = False
     for ln in lines:
@@ -126,6 +128,10 @@ def _act_texts(lines: Sequence[Line]) -> list[str]:
                 continue
         if t.startswith(CONSULTANT_NOTE):
             comment = True
+        elif t[-1] == ")" and ("ред" in t or "введен" in t or "см. текст" in t):
+            if t[0] == "(" and EDIT_NOTE.match(t):
+                continue
+            texts.append(t[: inline_note_at(t) or len(t)])
         elif not t.startswith(CONSULTANT_LINES):
             texts.append(t)
     return texts

@@ -94,7 +94,7 @@ class Line:
     role: str | None = None  # "heading" (styled as a heading by the source), "note" (editorial note)
 
 
-def _inline_note(text: str) -> int:
+def inline_note_at(text: str) -> int:
     """Where a note run into the end of a paragraph starts (the space before its bracket), or 0 when none."""
     at = text.rfind(" (")
     while at > 0:  # from the right: a note may hold brackets of its own ("N 259-ФЗ (ред. 23.05.2018)")
@@ -320,7 +320,7 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 _emit_article(art, out, seen)
             heading = clean(m.group(2)) or None
             if heading and heading[-1] == ")" and ("ред." in heading or "введен" in heading):
-                heading = heading[: _inline_note(heading) or len(heading)]
+                heading = heading[: inline_note_at(heading) or len(heading)]
             art = _Article(normalise_ru(m.group(1)), m.group(1), heading, " / ".join(contexts) or None)
             continue
         if first == "С" and t.startswith("Статьи") and (r := ARTICLE_RANGE.match(t)) and REPEAL.search(r.group(3)):
@@ -348,7 +348,7 @@ def parse_articles(lines: Iterable[Line]) -> list[Draft]:
                 if first == "(":
                     if EDIT_NOTE.match(t):
                         ln = Line(t, "note")
-                elif ("ред." in t or "введен" in t) and (at := _inline_note(t)):
+                elif ("ред." in t or "введен" in t) and (at := inline_note_at(t)):
                     art.lines.append(Line(t[:at]))
                     ln = Line(t[at + 1 :], "note")
             art.lines.append(ln)

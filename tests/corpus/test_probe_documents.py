@@ -126,8 +126,8 @@ TEXTS = [
     ("fz_152.docx", "5.1", "article", "Оператор обязан уведомить", "трансграничную передачу."),
     ("fz_152.docx", "13", "article", "Утратила силу.", "N 1-ФЗ."),
     ("fz_152.docx", "1/2/3", "point", "3) утратил силу.", "N 261-ФЗ."),
-    # a heading over a group of points belongs to none of them
-    ("plenum_20_2019.txt", "2.1", "point", "2.1. Действие главы 12", "от 09.02.2023 N 2)"),
+    # a heading over a group of points belongs to none of them, and the note that inserted a point is no text of it
+    ("plenum_20_2019.txt", "2.1", "point", "2.1. Действие главы 12", "лиц, обучающих вождению."),
     ("plenum_20_2019.txt", "5", "point", "5. При рассмотрении дел", "медицинского освидетельствования."),
     # a list quoted inside a point numbers its items "1.", "2." too: they stay in the point
     ("plenum_7_2016.docx", "1", "point", "1. Согласно пункту 1 статьи 393 ГК РФ",
