@@ -39,12 +39,12 @@ _SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adop
 _ARTICLE_MARK = "\x1c"
 # where a wrapped line starts a new paragraph: a blank line, an article mark (before or after it), or a
 # line opening with a marker ``(2)``, ``(2^1)``, ``(1.1)``, ``a)``, ``aa)``, ``1.``, ``6.1.`` (its whitespace on the same
-# line; a wrapped reference "(2)-(4)" or "a), g)", or one whose "alin." / "lit." / "pct." ends the line above, is
-# no marker), a note ``(la data 1`` or ``28/07/2022 - `` (unless it stands for the text of a bare marker ``e)``
+# line; a wrapped reference "(2)-(4)" or "a), g)", or an alineat's "(2)" whose "alin." ends the line above, is no
+# marker), a note ``(la data 1`` or ``28/07/2022 - `` (unless it stands for the text of a bare marker ``e)``
 # above it) or a footnote ``*)``
 _PARA_BREAK = re.compile(
-    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|(?<!alin\.\n)\(\d+(?:[\^.]\d+)?\)(?![-–,;.])"
-    r"|(?<!lit\.\n)[a-zăâîșț]{1,2}(?:\^\d+)?\)(?![-–,;.])|(?<!pct\.\n)\d+(?:[\^.]\d+)*\.[^\S\n]|\(la data \d)"
+    r"\n(?:\n+|(?<=\x1c\n)|(?=\x1c|\((?<!alin\.\n\()\d+(?:[\^.]\d+)?\)(?![-–,;.])|[a-zăâîșț]{1,2}(?:\^\d+)?\)(?![-–,;.])"
+    r"|\d+(?:[\^.]\d+)*\.[^\S\n]|\(la data \d)"
     r"|(?=\d\d/\d\d/\d{4} - |\*+\))(?<!\n[a-zăâîșț]\)\n)(?<!\n[a-z][a-z]\)\n)(?<!\n\(\d\)\n)(?<!\n\(\d\d\)\n))"
 )
 # A marker whose index the PDF set as a superscript comes apart: "(1" + "1" then ")" on the next line for
@@ -127,6 +127,32 @@ def _split_margin_title(lines: list[str], s: int, e: int, need_body: bool) -> tu
     return n, n, n
 
 
+# A division printed as a plain line, not a Markdown heading ("SUBSECȚIUNEA 2", "Capitolul I", "Secțiunea a 2-a"),
+# its name mostly on the next line: context, as a heading is. Found by one scan of the text (they are few), its
+# first character a class, so that the scan costs little more than finding the newlines.
+_DIVISION_LINE = re.compile(
+    r"\n([SCTP](?:UBSEC[ȚT]IUNEA|ubsec[țt]iunea|EC[ȚT]IUNEA|ec[țt]iunea|APITOLUL|apitolul|ITLUL|itlul|ARTEA|artea))"
+    r"[^\S\n]+(?:[IVXLC]+|\d+(?:\^\d+)?|[aA][^\S\n]+[\dIVXLC]+-[aA]|unic[ăa]?|UNIC[ĂA]?)(?=[^\S\n]*(?:[—–-][^\n]*)?\n)"
+)
+_NUMERAL_ENDS = tuple("IVXLC0123456789aAăĂ")
+_DIVISION_RANK = {"CARTEA": 0, "PARTEA": 0, "TITLUL": 1, "CAPITOLUL": 2, "SECTIUNEA": 3, "SUBSECTIUNEA": 4}
+
+
+def _division_rank(content: str) -> int | None:
+    return _DIVISION_RANK.get(content.split(" ", 1)[0].upper().replace("Ț", "T"))
+
+
+def _division_lines(text: str) -> list[int]:
+    """The line numbers of divisions printed as plain lines."""
+    found: list[int] = []
+    line = done = 0
+    for m in _DIVISION_LINE.finditer(text):
+        line += text.count("\n", done, m.start() + 1)
+        done = m.start() + 1
+        found.append(line)
+    return found
+
+
 _TITLE_LIKE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,78}$")
 # a title printed on the first line of the text, run into it: "Obiectul de reglementare (1) Prezentul cod ...",
 # or with the "(1)" last on the line and its text on the next one
@@ -178,6 +204,34 @@ def _title_continued(lines: list[str], first: int, e: int, heading: str) -> str:
     return heading + " " + line
 
 
+def _plain_division(lines: list[str], s: int, i: int, after_heading: bool, contexts: list[tuple[float, str]]) -> str:
+    """Put the division printed as the plain line ``lines[i]`` among the ``contexts``, named by the line after it
+    (which is blanked) unless it names itself; returns the contexts joined. Right after a heading the lines
+    ``lines[s:i]`` are that heading's name ("### TITLUL VIII", "Posesia", "Capitolul I")."""
+    content = lines[i]
+    names = [ln for ln in lines[s:i] if ln]
+    if after_heading and contexts and 0 < len(names) <= 2 and " — " not in contexts[-1][1]:
+        contexts[-1] = (contexts[-1][0], contexts[-1][1] + " — " + " ".join(names))
+        lines[s:i] = [""] * (i - s)
+    if content.endswith(_NUMERAL_ENDS):  # no name on its line: the next line is it
+        nxt = next((j for j in range(i + 1, min(i + 3, len(lines))) if lines[j]), None)
+        if nxt is not None and lines[nxt][:1] not in "#(" and len(lines[nxt]) <= 200 and not _DIVISION_LINE.match(
+                "\n" + lines[nxt] + "\n"):
+            content += " — " + lines[nxt]
+            lines[nxt] = ""
+    rank = _division_rank(content)
+    level = 6.5  # under every heading, unless a division of a higher rank encloses it
+    for lv, c in reversed(contexts):
+        r = _division_rank(c)
+        if r is not None and rank is not None and r <= rank:
+            level = lv if r == rank else lv + 0.5
+            break
+    while contexts and contexts[-1][0] >= level:
+        contexts.pop()
+    contexts.append((level, content))
+    return " / ".join(c for _, c in contexts)
+
+
 def _heading(raw: str) -> tuple[int, str]:
     """(level, text) of a Markdown heading line: up to six '#', the text stripped (a lazy regex for this
     backtracked over every character of every heading)."""
@@ -216,11 +270,14 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
             text = text.replace(mark + _NORMS_LINK, mark + "\n")
     raw_lines = text.splitlines()
     heads = [i for i, raw in enumerate(raw_lines) if raw[:1] == "#"]
+    plain_divisions = _division_lines(text)
+    if plain_divisions:
+        heads = sorted(heads + plain_divisions)
     titles_after = _titles_follow_headings(raw_lines, heads)
     lines = [ln.strip() for ln in raw_lines]
     signature_from = _first_signature_line(text)
     articles: list[tuple[str, str, str | None, str | None]] = []
-    contexts: list[tuple[int, str]] = []
+    contexts: list[tuple[float, str]] = []
     title = ""
     current: tuple[str, str, str | None, str | None] | None = None
     after_context = False
@@ -268,6 +325,13 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     for i in heads:
         s, start = start, i + 1
         raw = raw_lines[i]
+        if raw[:1] != "#":  # a division printed as a plain line
+            context_s = _plain_division(lines, s, i, current is None, contexts)
+            finish(s, i, True)
+            lines[i] = ""
+            current = None
+            after_context = True
+            continue
         level = len(raw) - len(raw.lstrip("#"))  # _heading, inlined: once per heading
         if level > 6:
             level = 6

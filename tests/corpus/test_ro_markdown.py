@@ -285,3 +285,49 @@ def test_a_title_wrapped_or_run_into_the_text_is_the_heading(path: str, heading:
 @pytest.mark.parametrize("path", ["4", "7", "9/2", "5/2/b", "12/2", "12/3/b"])
 def test_a_repealed_article_is_repealed_with_or_without_text(path: str) -> None:
     assert _consolidated()[path][3] == "repealed"
+
+
+# Divisions some conversions print as plain lines, not headings: a subsection under a section heading, its name
+# on the next line, right after an article's last sentence; a chapter line after a title heading whose name
+# stands alone below it. Written for these tests.
+PLAIN_DIVISIONS = """# Legea circulației de probă
+
+### SECȚIUNEA a 2-a — Reguli de mers
+
+SUBSECȚIUNEA 1
+Poziția pe drum
+
+###### Articolul 10
+
+(1) Vehiculele circulă pe partea dreaptă.
+(2) Benzile se numără de la dreapta spre
+stânga.
+SUBSECȚIUNEA 2
+Semnalele
+
+###### Articolul 11
+
+Semnalele se folosesc numai la nevoie.
+
+### TITLUL III
+
+Folosința
+Capitolul I
+Reguli comune
+Definiția
+
+###### Articolul 12
+
+Folosința este dreptul de a întrebuința bunul.
+"""
+
+
+def test_a_division_printed_as_a_plain_line_is_context_not_text_nor_a_title() -> None:
+    _title, drafts = parse_markdown(PLAIN_DIVISIONS)
+    units = {d[1]: d for d in drafts}
+    assert units["10/2"][5] == "(2) Benzile se numără de la dreapta spre stânga."
+    assert units["10"][7] == "SECȚIUNEA a 2-a — Reguli de mers / SUBSECȚIUNEA 1 — Poziția pe drum"
+    assert units["11"][4] is None
+    assert units["11"][7] == "SECȚIUNEA a 2-a — Reguli de mers / SUBSECȚIUNEA 2 — Semnalele"
+    assert units["12"][4] == "Definiția"
+    assert units["12"][7] == "TITLUL III — Folosința / Capitolul I — Reguli comune"
