@@ -187,19 +187,23 @@ def _title_continued(lines: list[str], first: int, e: int, heading: str) -> str:
     """A heading's title wrapped onto the line below it ("Articolul 2 — Impozitele ... obligatorii" then
     "reglementate de Codul fiscal"): a lower-case line that is no sentence end nor marker and after which
     the text opens anew (a marker, a capital or nothing); a text that merely starts in lower case goes on.
-    A title may take two such lines ("potrivit art. 40" then "din Codul fiscal"), both short."""
+    A title may take two such short lines ("potrivit art. 40" then "din Codul fiscal"), the second even in capitals
+    when the article's "(1)" follows it ("... consiliilor locale/" then "Consiliului General ...")."""
     line = lines[first]
     if line.endswith(_TERMINAL) or line[1:2] in (")", "^"):
         return heading
     nxt = next((j for j in range(first + 1, e) if lines[j]), None)
-    if nxt is not None and lines[nxt][:1].islower():
+    if nxt is not None and lines[nxt][:1] != "(":
         second = lines[nxt]
         after = next((lines[j] for j in range(nxt + 1, e) if lines[j]), "")
-        if (len(line) > 60 or len(second) > 60 or second.endswith(_TERMINAL)
-                or not (after[:1] == "(" or after[:1].isupper())):
-            return heading
-        lines[nxt] = ""
-        line += " " + second
+        lower = second[:1].islower()
+        if (len(line) > 75 or len(second) > 75 or second.endswith(_TERMINAL)
+                or not (after.startswith("(1)") or (lower and (after[:1] == "(" or after[:1].isupper())))):
+            if lower:
+                return heading
+        else:
+            lines[nxt] = ""
+            line += ("" if line.endswith("/") else " ") + second
     lines[first] = ""
     return heading + " " + line
 

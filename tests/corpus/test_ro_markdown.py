@@ -201,6 +201,12 @@ potrivit art. 5
 din prezenta lege
 (1) Termenul este de 30 de zile.
 (2) Termenul se prelungește la cerere.
+
+###### Articolul 14 — Acordarea reducerilor de impozit de către consiliile
+
+locale sau de către consiliile județene/
+Consiliul General al Municipiului București
+(1) Reducerile se acordă prin hotărâre.
 """
 
 
@@ -211,7 +217,8 @@ def _consolidated() -> dict[str, tuple[str, str | None, str, str]]:
 
 def test_every_article_of_a_consolidated_act_is_found_with_its_index() -> None:
     articles = [path for path, (kind, _h, _t, _s) in _consolidated().items() if kind == "article"]
-    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10", "11", "12", "13"]
+    assert articles == ["1", "2", "3", "4", "5", "5^1", "5^2", "6", "7", "8", "8^1", "9", "10", "11", "12", "13",
+                        "14"]
 
 
 @pytest.mark.parametrize(
@@ -272,6 +279,9 @@ def test_footnotes_and_consolidation_notes_are_no_article_text(dropped: str) -> 
         ("12", "Regimul cererilor depuse la autoritate"),
         # a title wrapped over two short lines below its heading
         ("13", "Termenele speciale de plată pentru impozitul stabilit potrivit art. 5 din prezenta lege"),
+        # the second line in capitals, the "(1)" right after it
+        ("14", "Acordarea reducerilor de impozit de către consiliile locale sau de către consiliile "
+               "județene/Consiliul General al Municipiului București"),
         # an article's whole text is no title of the next one
         ("7", None),
         ("8", None),
