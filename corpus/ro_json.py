@@ -7,6 +7,7 @@ repaired where the record itself holds the right spelling: '?' for diacritics, B
 
 from __future__ import annotations
 
+import datetime
 import html
 import re
 from dataclasses import dataclass
@@ -55,6 +56,28 @@ class RecordDoc:
     units: tuple[Unit, ...]
 
 
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_DAY_FIRST = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{4})\b")
+_NET_DATE = re.compile(r"^/Date\((-?\d+)")
+
+
+def _iso_date(value: Any) -> str | None:
+    """DataVigoare as an ISO date, however the client that saved the record wrote it: "2023-06-15" or with a time
+    ("2023-06-15T00:00:00"), day first ("28.11.2004", "28/11/2004"), or a .NET JSON date ("/Date(1101600000000)/",
+    milliseconds since 1970, UTC)."""
+    text = str(value or "").strip()
+    if _ISO.match(text):
+        return text[:10]
+    m = _DAY_FIRST.match(text)
+    if m:
+        return f"{int(m.group(3)):04d}-{int(m.group(2)):02d}-{int(m.group(1)):02d}"
+    m = _NET_DATE.match(text)
+    if m:
+        moment = datetime.datetime.fromtimestamp(int(m.group(1)) / 1000, tz=datetime.UTC)
+        return moment.date().isoformat()
+    return None
+
+
 def _clean(value: Any) -> str:
     return unify(html.unescape(str(value or ""))).replace("\ufeff", "").strip()
 
@@ -78,7 +101,7 @@ def parse_record(rec: dict[str, Any], position: str) -> RecordDoc:
     number_s = number if number and number != "0" else None
     m = DATE.search(title)
     date = (f"{int(m.group(3)):04d}-{_RO_MONTHS[m.group(2).lower()]:02d}-{int(m.group(1)):02d}" if m
-            else (str(rec.get("DataVigoare"))[:10] if rec.get("DataVigoare") else None))
+            else _iso_date(rec.get("DataVigoare")))
     is_decision = tip.startswith(_DECISIONS)
     court = None
     if is_decision and issuer:

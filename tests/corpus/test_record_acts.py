@@ -74,6 +74,18 @@ def test_an_authored_record_gets_the_registry_key_or_else_the_generic_one(fields
     assert parse_record(_record(**fields), "line 1").act == act
 
 
+@pytest.mark.parametrize(("vigoare", "date"), [
+    ("2004-11-28", "2004-11-28"),
+    ("2004-11-28T00:00:00", "2004-11-28"),  # a SOAP client's datetime, serialised
+    ("28.11.2004", "2004-11-28"),  # day first, as Romanian dates are written
+    ("/Date(1101600000000)/", "2004-11-28"),  # .NET JSON
+    ("", None),
+])
+def test_the_date_in_force_is_iso_however_the_record_writes_it(vigoare: str, date: str | None) -> None:
+    fields = {"Titlu": "LEGE nr. 7 din 2004 privind probele", "Numar": "7", "DataVigoare": vigoare}
+    assert parse_record(_record(**fields), "line 1").date == date
+
+
 @pytest.mark.parametrize("text", [
     "LEGE nr. 7\n + \nArticolul 1   Prima regulă.\n+\nArticolul 2\n(1) Alineat.\n(2) Alt alineat.",
     "LEGE nr. 7   +   Articolul 1   Prima regulă.    +    Articolul 2   (1) Alineat.   (2) Alt alineat.",
