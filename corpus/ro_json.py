@@ -143,6 +143,9 @@ def _points(text: str) -> list[Draft]:
 # Divisions above the article, in the order they nest; a block opening with one is context, not text.
 _LEVELS = ("CARTEA", "TITLUL", "CAPITOLUL", "SECȚIUNEA", "PARAGRAFUL")
 _DIVISION = re.compile(r"^(" + "|".join(_LEVELS) + r")\b", re.I)
+# Where a record without '+' separators starts a block: a line opening with an article's or a division's heading.
+_HEADING_LINE = re.compile(r"\n(?=(?:Articolul|ARTICOLUL|Art\.)\s*\d|(?:ARTICOL(?:UL)?\s+UNIC|" + "|".join(_LEVELS)
+                           + r")\b)")
 # An article's title is its first paragraph when that reads as a name, not a sentence or a marked paragraph.
 _TITLE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,118}$")
 
@@ -151,7 +154,10 @@ def _units(text: str) -> list[Draft]:
     out: list[Draft] = []
     seen: set[str] = set()
     contexts: list[tuple[int, str]] = []
-    for block in _BLOCK_SPLIT.split(text):
+    blocks = _BLOCK_SPLIT.split(text)
+    if len(blocks) == 1:  # no '+' separators (a record saved from the act's web page): a heading line opens a block
+        blocks = _HEADING_LINE.split(text)
+    for block in blocks:
         paras = [p for p in _PARA_SPLIT.split(block.strip()) if p]
         if not paras:
             continue

@@ -74,6 +74,19 @@ def test_an_authored_record_gets_the_registry_key_or_else_the_generic_one(fields
     assert parse_record(_record(**fields), "line 1").act == act
 
 
+def test_a_record_without_plus_separators_is_split_at_its_heading_lines() -> None:
+    # the shape of a record saved from the act's web page: one block per line, no '+' lines
+    text = ("LEGE nr. 7 din 3 martie 2021\nprivind probele\nEMITENT\nPARLAMENTUL ROMÂNIEI\n"
+            "CAPITOLUL I\nDispoziții generale\nArticolul 1\nObiectul legii\n(1) Prima regulă.\n(2) A doua regulă:\n"
+            "a) litera a;\nArticolul 2\nText simplu.\nAceastă lege a fost adoptată de Parlamentul României.\n"
+            "PREȘEDINTELE CAMEREI DEPUTAȚILOR")
+    units = {u.path: u for u in parse_record(_record(Text=text), "line 1").units}
+    assert list(units) == ["1", "1/1", "1/2", "1/2/a", "2"]
+    assert units["1"].heading == "Obiectul legii"
+    assert units["1/2/a"].context == "CAPITOLUL I Dispoziții generale"
+    assert units["2"].text == "Text simplu."
+
+
 @pytest.mark.parametrize(("vigoare", "date"), [
     ("2004-11-28", "2004-11-28"),
     ("2004-11-28T00:00:00", "2004-11-28"),  # a SOAP client's datetime, serialised
