@@ -25,15 +25,21 @@ ARTICLE = re.compile(
     re.I,
 )
 UNIC = re.compile(r"^Articol(?:ul)?\s+unic\b", re.I)
+# an article of an annex ("###### Articol anexă 1" under "## ANEXA Nr. 1"): a unit of that annex, anexa-1/1, not
+# another article 1 of the act
+ANNEX_ARTICLE = re.compile(r"^Articol(?:ul)?\s+(?:din\s+)?anex[ăa]\s+(\d+(?:\^\d+)?)\s*(?:[—–-]\s*(.*))?$", re.I)
+_ANNEX = re.compile(r"^ANEXA\s+(?:NR\.\s*)?(\d+)", re.I)
 # editorial notes of a consolidation: "(la data 1-ian-2020 ...)" and "28/07/2022 - litera a fost abrogată prin ..."
 NOTE = re.compile(r"^\(la data \d|^\d\d/\d\d/\d{4} - ")
-SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată")
+# the closing formula and signatures of a law ("PREȘEDINTELE CAMEREI ...") or of a Government act ("PRIM-MINISTRU")
+SIGNATURE = re.compile(r"^(?:PREȘEDINTELE|PREŞEDINTELE)(?:\s+(?:CAMEREI|SENATULUI|ROMÂNIEI)|\s*$)|^Această lege a fost adoptată"
+                       r"|^PRIM-MINISTRU\s*$")
 _NOTE_OR_PAGE_FIRST = frozenset("(Pp")  # or a digit: what NOTE and PAGE can start with
 PAGE = re.compile(r"^\d{1,4}$|^Pagina \d+", re.I)
 _TERMINAL = (".", ";", ":", "!", "?", ")", "”", '"', "»")
 
 
-_SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adoptată")
+_SIGNATURE_WORDS = ("PREȘEDINTELE", "PREŞEDINTELE", "Această lege a fost adoptată", "PRIM-MINISTRU")
 # An article heading becomes this line in the joined text: splitlines() breaks at U+001C, so no line of the
 # document can hold it, and it marks where one article's paragraphs end and the next one's begin.
 _ARTICLE_MARK = "\x1c"
@@ -341,13 +347,18 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
             level = 6
         content = raw[level:].strip()
         a = ARTICLE.match(content)
-        if a or UNIC.match(content):
-            inline = a.group(2) if a else None
+        annexed = None if a else ANNEX_ARTICLE.match(content)
+        if a or annexed or UNIC.match(content):
+            inline = a.group(2) if a else annexed.group(2) if annexed else None
             margin = finish(s, i, bool(inline))
             lines[i] = _ARTICLE_MARK
             if a:
                 written = a.group(1).replace(" ", "")
                 number = written if written.isdecimal() else normalise_ro(written)
+            elif annexed:
+                annex = next((m.group(1) for _, c in reversed(contexts) if (m := _ANNEX.match(c))), "")
+                written = annexed.group(1)
+                number = f"anexa-{annex}/{written}" if annex else f"anexa/{written}"
             else:
                 written, number = "unic", "unic"
             heading = inline.strip() if inline else (" ".join(margin) or None)

@@ -341,3 +341,40 @@ def test_a_division_printed_as_a_plain_line_is_context_not_text_nor_a_title() ->
     assert units["11"][7] == "SECȚIUNEA a 2-a — Reguli de mers / SUBSECȚIUNEA 2 — Semnalele"
     assert units["12"][4] == "Definiția"
     assert units["12"][7] == "TITLUL III — Folosința / Capitolul I — Reguli comune"
+
+
+# A Government act's signatures after its last article, then an annex with articles of its own. Written for
+# these tests.
+ANNEXED = """# Ordonanța de probă
+
+###### Articolul 1
+
+Se aprobă procedura din anexă.
+PRIM-MINISTRU
+ION POPESCU
+Contrasemnează:
+Ministrul justiției,
+Maria Ionescu
+
+## ANEXA Nr. 1
+
+PROCEDURĂ
+
+###### Articol anexă 1
+
+(1) Procedura se aplică tuturor.
+(2) Ea se publică.
+
+###### Articol anexă 2
+
+Anexa intră în vigoare odată cu ordonanța.
+"""
+
+
+def test_an_annex_article_is_a_unit_of_its_annex_and_signatures_are_no_text() -> None:
+    _title, drafts = parse_markdown(ANNEXED)
+    units = {d[1]: d for d in drafts}
+    assert list(units) == ["1", "anexa-1/1", "anexa-1/1/1", "anexa-1/1/2", "anexa-1/2"]
+    assert units["1"][5] == "Se aprobă procedura din anexă."
+    assert units["anexa-1/1/2"][5] == "(2) Ea se publică."
+    assert units["anexa-1/2"][7] == "ANEXA Nr. 1"
