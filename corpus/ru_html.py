@@ -3,7 +3,8 @@
 The portal marks article and chapter headings with ``class="H"``, titles with ``T``, editorial notes
 with ``I``/``P``/``N`` or a ``mark`` span, and superscript article numbers with a top-aligned span
 (``390<span class="W9">1</span>`` is article 390.1). Classes are read from the stylesheet when present,
-so a page whose superscript class is called differently still reads right.
+so a page whose superscript class is called differently still reads right. Older acts come as one
+preformatted block (``M``) of wrapped lines, whose paragraphs are rebuilt first.
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ _SUPER_CSS = re.compile(r"\.(\w+)\s*\{[^}]*vertical-align\s*:\s*(?:top|super)", 
 _NOTE_CLASSES = frozenset({"I", "P", "N", "C"})
 _HEADING_CLASSES = frozenset({"H"})
 _TITLE_CLASSES = frozenset({"T"})
+# Older acts are served as one preformatted block (``<p class="M">``, white-space: pre) of lines wrapped at about
+# 70 characters: its paragraphs are rebuilt from the lines before the structure is read.
+_PRE_CLASSES = frozenset({"M"})
+# a line that opens a paragraph of its own: an article, a division, a numbered part, point or letter
+_PRE_OPENS = re.compile(
+    r"^(?:Стать[яи]\s+\d|(?:Глава|ГЛАВА|Раздел|РАЗДЕЛ|Подраздел|ПОДРАЗДЕЛ)\s|§\s*\d|\d+(?:\.\d+)*[.)]\s|[а-я]\)\s)"
+)
+# a line ending so is wrapped in the middle of a sentence although it ends with a full stop ("..., 2004, N 27, ст." /
+# "2711; ...", "от 29 июня 2004 г." / "N 58-ФЗ")
+_PRE_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:ст|г|гг|п|пп|ч|подп|абз|т|см|им|руб|коп|N|№)\.?$")
 _DOC_ND = re.compile(r"prevDoc=(\d+)")
 # A division named on two lines: its number, then its name as the next title ("ГЛАВА 1" / "ОСНОВЫ
 # КОНСТИТУЦИОННОГО СТРОЯ", "РАЗДЕЛ ВТОРОЙ" / "Заключительные и переходные положения").
@@ -66,6 +77,32 @@ def _prepare(root: etree._Element, sup: frozenset[str]) -> dict[etree._Element, 
     return notes
 
 
+def _reflow(text: str) -> list[str]:
+    """The paragraphs of a preformatted block: a blank line ends one, a line that opens a unit or follows a line
+    ending a sentence or list item (".", ";", ":") starts one, unless a bracket is still open (an amendment note
+    wrapped over lines); any other line goes on with the paragraph it was wrapped from."""
+    paragraphs: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for raw in text.split("\n"):
+        line = clean(raw)
+        if not line:
+            if current:
+                paragraphs.append(" ".join(current))
+                current, depth = [], 0
+            continue
+        if current and depth == 0:
+            last = current[-1]
+            if _PRE_OPENS.match(line) or (last[-1] in ".;:" and not _PRE_ABBREVIATION.search(last)):
+                paragraphs.append(" ".join(current))
+                current = []
+        current.append(line)
+        depth = max(0, depth + line.count("(") - line.count(")"))
+    if current:
+        paragraphs.append(" ".join(current))
+    return paragraphs
+
+
 _PARSERS: dict[str, etree.HTMLParser] = {}
 
 
@@ -108,6 +145,14 @@ def read_portal_html(text: str, raw: bytes | None = None,
     bare = -1  # the index of a division's number still waiting for its name
     for p in body.iter("p"):
         cls = p.get("class")
+        if cls in _PRE_CLASSES:
+            for k, para in enumerate(_reflow(_string(p))):
+                if k == 0 and not titles and not lines and para[0].isupper() and not ARTICLE.match(para):
+                    titles.append(para)  # "Таможенный кодекс Российской Федерации", the block's first line
+                    lines.append(Line(para, "heading"))
+                else:
+                    lines.append(Line(para))
+            continue
         heading = cls in _HEADING_CLASSES
         main = clean(_string(p) if len(p) else (p.text or ""))
         raw_note = notes.get(p)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft, finish
+from corpus.ru_html import read_portal_html
 from corpus.ru_resolution import parse_points, resolution_meta
 from corpus.ru_structure import lines_from_text, parse_articles
 
@@ -265,3 +266,57 @@ def test_an_amendment_note_in_a_resolution_is_no_text_of_its_point() -> None:
                      # the court's own words about a wording stay
                      "4": "4. Четвертый пункт со ссылкой на статью 1 ПК РФ (в редакции, действовавшей до 1 января "
                           "2020 г.)."}
+
+
+# An older act as the portal serves it: one preformatted block (class M) of lines wrapped at about 70 characters.
+PRE_PAGE = """<html><head><meta charset="utf-8"></head><body>
+<p class="M">
+</p>
+<p class="M">&nbsp; Примерный кодекс Российской Федерации
+
+    (в ред. Федерального закона от 1 февраля 2005 г. N 10-ФЗ -
+    Собрание законодательства Российской Федерации, 2005, N 6, ст.
+    400)
+
+    Глава 1. ОБЩИЕ ПОЛОЖЕНИЯ
+
+    Статья 1. Отношения, регулируемые
+    настоящим Кодексом
+
+    1. Настоящий Кодекс регулирует отношения по примерному
+    делу на территории Российской Федерации.
+    Примерное дело ведется в порядке, установленном
+    Правительством Российской Федерации.
+    (Пункт 1 в ред. Федерального закона от 1 февраля 2005 г. N
+    10-ФЗ - Собрание законодательства Российской Федерации, 2005, N
+    6, ст. 400)
+    2. Порядок ведения дела определяется в случаях, если:
+    1) дело ведется впервые;
+    2) дело ведется повторно, начиная с 1 января 2005 г.
+    N 10-ФЗ не применяется.
+
+    Статья 2. Сроки
+
+    Сроки исчисляются в днях.
+
+    Президент Российской Федерации
+    В.ПРИМЕРОВ
+
+    Москва, Кремль
+    3 марта 2003 года
+    N 99-ФЗ
+</p>
+</body></html>"""
+
+
+def test_a_preformatted_portal_page_is_read_as_paragraphs() -> None:
+    lines, titles, _ = read_portal_html(PRE_PAGE)
+    assert titles == ["Примерный кодекс Российской Федерации"]
+    units = {d[1]: (d[4], d[5]) for d in parse_articles(lines)}
+    assert units["1"][0] == "Отношения, регулируемые настоящим Кодексом"
+    assert units["1/1"][1] == ("1. Настоящий Кодекс регулирует отношения по примерному делу на территории Российской "
+                               "Федерации.\nПримерное дело ведется в порядке, установленном Правительством Российской "
+                               "Федерации.")
+    assert units["1/2/2"][1] == "2) дело ведется повторно, начиная с 1 января 2005 г. N 10-ФЗ не применяется."
+    assert units["2/1"][1] == "Сроки исчисляются в днях."
+    assert [p for p in units if "/" in p] == ["1/1", "1/2", "1/2/1", "1/2/2", "2/1"]
