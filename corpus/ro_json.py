@@ -150,6 +150,34 @@ _HEADING_LINE = re.compile(r"\n(?=(?:Articolul|ARTICOLUL|Art\.)\s*\d|(?:ARTICOL(
 _TITLE = re.compile(r"^[A-ZĂÂÎȘȚ][^.;:]{0,118}$")
 
 
+# A marker standing alone, its text after a run of spaces ("(1)    Sumele ..."): the paragraph split parts them.
+_BARE_MARKER = re.compile(r"^(?:\(\d+(?:\^\d+)?\)|[a-zăâîșț]{1,2}(?:\^\d+)?\)|\d+(?:\^\d+)?\.)$")
+
+
+# ... or left at the end of the paragraph before, after two spaces ("... următoarele:  a)" then its text)
+_TRAILING_MARKER = re.compile(r"\s\s(\(\d+(?:\^\d+)?\)|[a-zăâîșț]{1,2}(?:\^\d+)?\)|\d+(?:\^\d+)?\.)$")
+
+
+def _join_bare_markers(paras: list[str]) -> list[str]:
+    """Each bare marker joined to the paragraph after it, the unit's text."""
+    out: list[str] = []
+    glue = False
+    for p in paras:
+        trailing = _TRAILING_MARKER.search(p) if p[-1:] in ")." else None
+        if trailing is not None:
+            p, marker = p[: trailing.start()], trailing.group(1)
+        if glue:
+            out[-1] += " " + p
+            glue = False
+        else:
+            out.append(p)
+            glue = len(p) <= 7 and _BARE_MARKER.match(p) is not None
+        if trailing is not None:
+            out.append(marker)
+            glue = True
+    return out
+
+
 def _units(text: str) -> list[Draft]:
     out: list[Draft] = []
     seen: set[str] = set()
@@ -158,7 +186,7 @@ def _units(text: str) -> list[Draft]:
     if len(blocks) == 1:  # no '+' separators (a record saved from the act's web page): a heading line opens a block
         blocks = _HEADING_LINE.split(text)
     for block in blocks:
-        paras = [p for p in _PARA_SPLIT.split(block.strip()) if p]
+        paras = _join_bare_markers([p for p in _PARA_SPLIT.split(block.strip()) if p])
         if not paras:
             continue
         m = ARTICLE.match(paras[0])

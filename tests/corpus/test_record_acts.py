@@ -87,6 +87,18 @@ def test_a_record_without_plus_separators_is_split_at_its_heading_lines() -> Non
     assert units["2"].text == "Text simplu."
 
 
+def test_a_marker_parted_from_its_text_by_a_run_of_spaces_keeps_its_text() -> None:
+    # the service's text sets a marker apart: "(1)    Text", or two spaces before it at the end of the line above
+    text = ("LEGE nr. 7\n+\nArticolul 1       (1)    Prima regulă.    (2)    A doua regulă, pentru:  a)\n"
+            "primul caz;    b)    al doilea caz.\n+\nArticolul 2       Definiții:  1.\nprimul termen.")
+    units = {u.path: u.text for u in parse_record(_record(Text=text), "line 1").units}
+    assert units["1/1"] == "(1) Prima regulă."
+    assert units["1/2"] == "(2) A doua regulă, pentru:"
+    assert units["1/2/a"] == "a) primul caz;"
+    assert units["1/2/b"] == "b) al doilea caz."
+    assert units["2/1"] == "1. primul termen."
+
+
 @pytest.mark.parametrize(("vigoare", "date"), [
     ("2004-11-28", "2004-11-28"),
     ("2004-11-28T00:00:00", "2004-11-28"),  # a SOAP client's datetime, serialised
