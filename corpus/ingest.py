@@ -23,7 +23,7 @@ from corpus.akn import KIND_MAP, parse_akn
 from corpus.decoding import decode
 from corpus.docx import docx_lines
 from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
-from corpus.model import IN_FORCE, Document, Draft, IngestError, IngestFailure, Unit, finish
+from corpus.model import IN_FORCE, REPEALED, Document, Draft, IngestError, IngestFailure, Unit, finish
 from corpus.ro_json import parse_record
 from corpus.ro_markdown import parse_markdown
 from corpus.ru_government import ISSUER as GOVERNMENT
@@ -206,8 +206,13 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
     else:
         doc_id = f"ru/{kind}/{_slug(path.stem)}"
     display = f"{title}. Часть {part}" if part else title
-    return Document(doc_id, "ru", act, kind, None, None, number, date, display, version, IN_FORCE, source, str(path),
+    # the portal keeps a repealed code's page, headed "Утратил силу - Федеральный закон от ... № 311-ФЗ"
+    status = REPEALED if any(_ACT_REPEALED.match(t) for t in header[:8]) else IN_FORCE
+    return Document(doc_id, "ru", act, kind, None, None, number, date, display, version, status, source, str(path),
                     digest, _finish(doc_id, act, raw, path), how, fmt)
+
+
+_ACT_REPEALED = re.compile(r"^\(?\s*(?:Документ\s+|Кодекс\s+|Закон\s+)?утратил[аио]?\s+силу\b", re.I)
 
 
 def _enacted_in_parts(act: str) -> bool:

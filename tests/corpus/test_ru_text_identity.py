@@ -30,3 +30,15 @@ def test_a_text_export_of_a_code_is_known_by_its_own_title_and_part(
     [doc] = parse_path(tmp_path / "code.txt", "test")
     assert isinstance(doc, Document)
     assert (doc.doc_id, doc.title) == (doc_id, title)
+
+
+@pytest.mark.parametrize(("first_line", "status"), [
+    ("Утратил силу - Федеральный закон от 27.11.2010 N 311-ФЗ", "repealed"),
+    ("(Документ утратил силу с 01.01.2011)", "repealed"),
+    ("(в ред. Федерального закона от 01.02.2003 N 10-ФЗ)", "in_force"),
+])
+def test_a_code_headed_as_repealed_is_a_repealed_document(tmp_path: Path, first_line: str, status: str) -> None:
+    (tmp_path / "code.txt").write_text(f"{first_line}\nТАМОЖЕННЫЙ КОДЕКС РОССИЙСКОЙ ФЕДЕРАЦИИ" + BODY, encoding="utf-8")
+    [doc] = parse_path(tmp_path / "code.txt", "test")
+    assert isinstance(doc, Document)
+    assert doc.status == status
