@@ -390,14 +390,13 @@ def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch |
     return nxt
 
 
-# "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
-# a text defines for an act it has just cited is not a second citation of it.
 # "п. 9.10 ", "пунктов 2.1.1 и 2.3.2 ", "подп. 2.1.1, 2.1.2 " right before the rules' name
-_RULE_POINT_WORD = re.compile(r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)")
 _RULE_POINTS = re.compile(
-    rf"{_RULE_POINT_WORD.pattern}\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)\s+\Z"
+    r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)\s+\Z"
 )
 _RULE_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+# "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
+# a text defines for an act it has just cited is not a second citation of it.
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
 _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 

@@ -120,11 +120,6 @@ _ALIN_NUMBER = re.compile(r"\d+(?:\^\d+)?")
 _LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
 _FIRST_LETTER = re.compile(rf"([a-z])({_SUB_INDEX})?")
 _FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?)({_SUB_INDEX})?")
-
-
-def _index(raw: str | None) -> str:
-    """'^ 1', '¹' -> '^1' (the corpus writes lit. a^1) and pct. 20^1 so); '' without one."""
-    return "^" + raw.translate(_SUPERSCRIPT).replace("^", "").strip() if raw else ""
 ROMAN = re.compile(r"[ivxlc]+")
 
 
@@ -148,6 +143,11 @@ def sub_parts(sub: str) -> str | None:
 
 
 _SUPERSCRIPT = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
+
+
+def _index(raw: str | None) -> str:
+    """'^ 1', '¹' -> '^1' (the corpus writes lit. a^1) and pct. 20^1 so); '' without one."""
+    return "^" + raw.translate(_SUPERSCRIPT).replace("^", "").strip() if raw else ""
 _INDEX_WORD = re.compile(r"\s+ind(?:\.|ice)\s*")
 
 

@@ -357,6 +357,15 @@ class ActRegistry:
             m.start(), m.end(), *known
         )  # type as written: "aceeași lege" points back to a Legea
 
+    def ro_law_in(self, folded: str) -> tuple[int, str, str] | None:
+        """The first Romanian act `folded` names by type and number ("legea nr. 287/2009", "oug nr. 195/2002",
+        "legea 53 din 2003"): where it starts, its key and its number as "number/year"."""
+        for m in self._ro_law_re.finditer(folded):
+            if _word_start(folded, m.start()):
+                number = f"{m.group('rnum').replace('.', '')}/{m.group('ryear') or m.group('ryear2')}"
+                return m.start(), self._ro_law(m).key or "", number
+        return None
+
     def _slug(self, jurisdiction: str, slug: str) -> str:
         return self._by_slug.get(f"{jurisdiction}/{slug}", f"{jurisdiction}/{slug}")
 

@@ -28,6 +28,21 @@ def act_for_name(name: str, jurisdiction: str) -> str | None:
     return None
 
 
+def ro_act_written(line: str) -> tuple[int, str, str] | None:
+    """(where, act key, "number/year") of the first Romanian act a line names by its type and number."""
+    from citations.registry import default_registry
+    from citations.text import fold
+
+    return default_registry().ro_law_in(fold(line))
+
+
+def enacted_in_parts(act: str) -> bool:
+    """Whether the act is one of those enacted as several laws (citations/data/parts.yaml: ГК, НК)."""
+    from citations.parts import parted_acts
+
+    return act in parted_acts()
+
+
 def ru_law_number(number: str) -> str:
     """``2300-I`` (Roman suffix of pre-1993 laws) -> ``2300-1`` as citations write it."""
     head, _, tail = number.partition("-")

@@ -18,7 +18,7 @@ from typing import Any
 
 from lxml import etree
 
-from corpus.acts import act_for_name, act_for_ru_law, ru_law_number
+from corpus.acts import act_for_name, act_for_ru_law, enacted_in_parts, ro_act_written, ru_law_number
 from corpus.akn import KIND_MAP, parse_akn
 from corpus.decoding import decode
 from corpus.docx import docx_lines
@@ -142,7 +142,7 @@ def _ru_documents(lines: list[Line], titles: list[str], nd: str | None, path: Pa
     if looks_like_government_resolution(head):
         yield from _government_documents(lines, path, source, digest, fmt, how)
     else:
-        yield _ru_document(lines, titles, nd, path, source, digest, fmt, how)
+        yield _ru_document(lines, head, titles, nd, path, source, digest, fmt, how)
 
 
 def _government_documents(lines: list[Line], path: Path, source: str, digest: str, fmt: str,
@@ -168,9 +168,8 @@ def _government_documents(lines: list[Line], path: Path, source: str, digest: st
                             None)
 
 
-def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Path, source: str, digest: str,
-                 fmt: str, how: str | None) -> Document:
-    head = "\n".join([ln.text for ln in lines[:40] if ln.text][:15])
+def _ru_document(lines: list[Line], head: str, titles: list[str], nd: str | None, path: Path, source: str,
+                 digest: str, fmt: str, how: str | None) -> Document:
     if looks_like_resolution(head):
         meta = resolution_meta(lines)
         raw = parse_points(lines)
@@ -195,7 +194,7 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
     if signed and date is None:
         date = iso_date(signed.group(1))
     act = act_for_name(title, "ru") if kind != "law" else act_for_ru_law(kind_word, number, title)
-    if part and act is not None and not _enacted_in_parts(act):
+    if part and act is not None and not enacted_in_parts(act):
         part = None  # "ЧАСТЬ ПЕРВАЯ" over the Labour Code's first articles is a heading, not a law of its own
     redactions = [f"{y}-{m}-{d}" for d, m, y in _REDACTION.findall(" ".join(header))]
     version = f"{max(redactions)}+{digest[:8]}" if redactions else digest[:16]
@@ -213,13 +212,6 @@ def _ru_document(lines: list[Line], titles: list[str], nd: str | None, path: Pat
 
 
 _ACT_REPEALED = re.compile(r"^\(?\s*(?:Документ\s+|Кодекс\s+|Закон\s+)?утратил[аио]?\s+силу\b", re.I)
-
-
-def _enacted_in_parts(act: str) -> bool:
-    """Whether the registry of acts enacted as several laws (read by citations too) lists ``act``."""
-    from citations.parts import parted_acts
-
-    return act in parted_acts()
 
 
 def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | None, str | None]:
@@ -258,9 +250,7 @@ def _ro_markdown_document(text: str, path: Path, source: str, digest: str, how: 
     title, raw = parse_markdown(text)
     header = text[:3000]
     own = _ro_own_act(header)
-    act = act_for_name(title, "ro")
-    if act is None and own:
-        act = act_for_name(own[0], "ro")
+    act = act_for_name(title, "ro") or (own[0] if own else None)
     lower = title.lower()
     kind = "constitution" if "constitu" in lower else "code" if "cod" in lower else "law"
     doc_id = act or f"ro/{kind}/{_slug(path.stem)}"
@@ -280,30 +270,21 @@ def _ro_markdown_document(text: str, path: Path, source: str, digest: str, how: 
                     digest, _finish(doc_id, act, raw, path), how, "markdown")
 
 
-# "Legea nr. 287/2009", "Legea 53 din 2003", "Legea nr. 31 din 16 noiembrie 1990", "OUG nr. 195/2002",
-# "Parte integrantă din Ordonanţă de urgenţă 57/2019", "Hotărârea Guvernului nr. 1/2016": the act a code was adopted as
-_RO_OWN_ACT = re.compile(
-    r"\b(Legea|Lege|O\.?U\.?G\.?|Ordonan[țţt][aăe]i?\s+de\s+urgen[țţt][aăe]i?|O\.?G\.?|Ordonan[țţt][aăe]i?|H\.?G\.?|"
-    r"Hot[ăa]r[âa]rea|Decretul|Decret)(?:\s+(?:a\s+)?Guvernului)?\s*(?:nr\.?\s*)?(\d+)\s*(?:/\s*|din\s+(?:\d{1,2}(?:[./]\d{1,2}[./]|\s+\w+\s+))?)"
-    r"(\d{4})\b", re.I)
 # lines about a later act: the consolidating, amending or implementing one, never the code's own
 _RO_LATER_ACT = re.compile(r"consolidat|actualizat|modificat|completat|republicat|publicat|norme|aprobat|\bprin\b",
                            re.I)
 
 
 def _ro_own_act(header: str) -> tuple[str, str] | None:
-    """(citable name, number) of the act a Romanian code or law was adopted as, from the lines before its
-    first heading below the title: the first act named on a line that is not about a later act."""
+    """(act key, number) of the act a Romanian code or law was adopted as ("OUG nr. 195/2002", "Legea 53 din 2003",
+    "Parte integrantă din Ordonanţă de urgenţă 57/2019"), from the lines before its first heading below the title:
+    the first act named on a line that is not about a later act."""
     for line in header.splitlines()[1:15]:
         if line.startswith("##"):
             break
-        m = _RO_OWN_ACT.search(line)
-        if m is None or _RO_LATER_ACT.search(line[: m.start()]):
-            continue
-        word = m.group(1).lower().replace(".", "")
-        kind = ("Legea" if word.startswith("leg") else "O.U.G." if "urg" in word or word.startswith("oug")
-                else "O.G." if word.startswith("o") else "H.G." if word.startswith("h") else "Decretul")
-        return f"{kind} nr. {m.group(2)}/{m.group(3)}", f"{m.group(2)}/{m.group(3)}"
+        found = ro_act_written(line)
+        if found is not None and not _RO_LATER_ACT.search(line[: found[0]]):
+            return found[1], found[2]
     return None
 
 
