@@ -230,7 +230,6 @@ def _attachment_key(att: etree._Element, order: int) -> tuple[str, str]:
     return key, heading
 
 
-
 def _uri_number(uri: str | None) -> str | None:
     """The number in a work URI without ``FRBRnumber``: what follows its year (``/za/act/2009/10`` -> ``10``)."""
     parts = (uri or "").split("/")

@@ -80,7 +80,6 @@ def join_superscripts(text: str) -> str:
     return "".join(out)
 
 
-
 def unflatten_articles(articles: list[tuple[str, str, str | None, str | None]]) -> None:
     """Article headings whose superscript index the PDF printed as plain digits: "15", "151", "152", "16" are
     15, 15^1, 15^2, 16. A number is read so only where the sequence proves it: it extends the previous
