@@ -58,7 +58,7 @@ def materialised_after(instance: Any, after: int) -> dict[str, list[str]]:
 
 
 def measure(work: Path, scale: Scale) -> dict[str, Any]:
-    from pipelines.runner import update
+    from app.runner import update
 
     t: dict[str, float] = {}
     inputs = work / "input"

@@ -85,7 +85,7 @@ def drop_database(url: str, database: str) -> None:
 
 
 def import_all(home: Any, input_dir: Path) -> int:
-    from pipelines.actions import import_answers
+    from app.actions import import_answers
 
     return sum(import_answers(home, f, f.stem).imported for f in sorted((input_dir / "answers").glob("*.jsonl")))
 
@@ -162,8 +162,8 @@ def plain_cells(home: Any, cells: list[tuple[str, str]]) -> dict[str, str]:
 def dagster_inputs(home: Any, pooled: bool = False) -> tuple[Any, Any]:
     """`pooled`: hold storage connections open, as dagster-webserver does (dagster-postgres otherwise opens a
     connection per storage call; SQLite ignores it)."""
+    from app.runner import RunLog, instance_for, materialise_all
     from pipelines.observe import observe
-    from pipelines.runner import RunLog, instance_for, materialise_all
     from warehouse.lake import Lake
 
     lake = Lake(home.lake)
@@ -178,13 +178,13 @@ def dagster_inputs(home: Any, pooled: bool = False) -> tuple[Any, Any]:
 
 
 def dagster_cells(home: Any, instance: Any, log: Any) -> None:
-    from pipelines.runner import materialise_all
+    from app.runner import materialise_all
 
     materialise_all(home, instance, [2], log)
 
 
 def dagster_rest(home: Any, instance: Any, log: Any) -> None:
-    from pipelines.runner import absorb, materialise_all
+    from app.runner import absorb, materialise_all
     from warehouse.catalog import build_catalog
     from warehouse.lake import Lake
 
@@ -197,8 +197,8 @@ def run_overhead(home: Any, instance: Any, cell: tuple[str, str], runs: int) -> 
     """Seconds per single-partition run of `scores`, and per plain score_cell call, on the same cell."""
     from dagster import AssetKey
 
+    from app.runner import run_partition
     from evaluation.scoring_cell import score_cell
-    from pipelines.runner import run_partition
 
     key = f"{cell[0]}|{cell[1]}"
     started = time.perf_counter()
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="Dagster storage on this PostgreSQL server (a fresh database, dropped afterwards), "
                              "e.g. the ETALON_PG_URL that `eval \"$(bash ci/postgres.sh)\"` exports")
     parser.add_argument("--pooled", action="store_true",
-                        help="hold PostgreSQL connections open (webserver-style pooling; pipelines.runner.instance_for "
+                        help="hold PostgreSQL connections open (webserver-style pooling; app.runner.instance_for "
                              "does so itself since commit 7cf05ea, so this now changes nothing)")
     args = parser.parse_args(argv)
     scale = Scale(10_000, 1_000_000, 2_000, 25, args.seed) if args.full else \

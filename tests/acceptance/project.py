@@ -26,7 +26,7 @@ COMMAND_TIMEOUT = 300
 def etalon_command() -> list[str]:
     """The installed console script when there is one, else the module: both are what users run."""
     script = Path(sys.executable).with_name("etalon")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pipelines.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
 
 
 def inheritance_etalon(code: str, **changes: Any) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from app.runner import RunLog, absorb, instance_for, materialise_all
 from pipelines.observe import observe
-from pipelines.runner import RunLog, absorb, instance_for, materialise_all
 from warehouse.catalog import build_catalog
 from warehouse.home import resolve_home
 from warehouse.lake import Lake

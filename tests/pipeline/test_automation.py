@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from dagster import AssetKey
 
+from app.actions import import_answers
+from app.runner import RunLog, execute, instance_for, settle, tick, update
 from evaluation.records import Decision
 from evaluation.review_store import record_decision
-from pipelines.actions import import_answers
 from pipelines.observe import observe
-from pipelines.runner import RunLog, execute, instance_for, settle, tick, update
 from warehouse.home import Home, resolve_home
 from warehouse.lake import Lake
 

@@ -18,9 +18,9 @@ from dagster import (
     asset,
 )
 
+from app.runner import DEFAULT_INSTANCE_YAML
 from assets._emit import NOTHING, emit
 from pipelines.automation import DEFER_TAG
-from pipelines.runner import DEFAULT_INSTANCE_YAML
 
 PARTS = StaticPartitionsDefinition([f"p{i:02d}" for i in range(12)])
 

@@ -47,7 +47,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def evaluated(generated: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lake]:
     """Import every system's answers, ingest, store and verify the etalons, then evaluate every cell."""
-    from pipelines.actions import import_answers
+    from app.actions import import_answers
 
     home_dir = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as patch:

@@ -105,7 +105,7 @@ def _analytics_keys() -> list[str]:
 
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
-    from pipelines.demo import demo_home, leaderboard_text, run_demo
+    from app.demo import demo_home, leaderboard_text, run_demo
 
     database = f"etalon_test_{uuid.uuid4().hex[:12]}"
     _admin("CREATE DATABASE {}", database)
@@ -150,7 +150,7 @@ def test_every_run_of_the_demo_and_the_cli_is_recorded_in_postgresql(deployment:
 
 
 def test_every_materialisable_asset_has_its_materialisations_in_postgresql(deployment: Deployment) -> None:
-    from pipelines.runner import materialisable
+    from app.runner import materialisable
 
     stored = {key for (key,) in deployment.rows(
         "SELECT DISTINCT asset_key FROM event_logs WHERE dagster_event_type = 'ASSET_MATERIALIZATION'")}

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipelines.actions import Refused
+from app.actions import Refused
 from warehouse.home import Home, resolve_home
 
 
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace, home: Home) -> int:
-    from pipelines import cli_commands as c
+    from app import cli_commands as c
 
     command = args.command
     if command == "demo":

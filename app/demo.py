@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from pipelines.actions import Refused, apply_sample_decisions, import_answers, sign
+from app.actions import Refused, apply_sample_decisions, import_answers, sign
+from app.runner import RunLog, absorb, instance_for, materialise_all
 from pipelines.observe import observe
-from pipelines.runner import RunLog, absorb, instance_for, materialise_all
 from warehouse.catalog import build_catalog, connect
 from warehouse.home import SAMPLE_ANSWERS, SAMPLE_DECISIONS, SAMPLE_ETALONS, Home, resolve_home
 from warehouse.lake import Lake

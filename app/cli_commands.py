@@ -11,18 +11,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipelines import actions
-from pipelines.actions import Refused
-from pipelines.cli import print_json_lines
+from app import actions
+from app.actions import Refused
+from app.cli import print_json_lines
 from warehouse.home import Home
 from warehouse.lake import Lake
 
 if TYPE_CHECKING:
-    from pipelines.runner import RunLog
+    from app.runner import RunLog
 
 
 def run_update(home: Home, echo: Any) -> RunLog:
-    from pipelines.runner import update
+    from app.runner import update
 
     return update(home, echo)
 
@@ -32,7 +32,7 @@ def _echo(message: str) -> None:
 
 
 def demo(home: Home) -> int:
-    from pipelines.demo import leaderboard_text, run_demo
+    from app.demo import leaderboard_text, run_demo
 
     log = run_demo(home.root, _echo)
     for line in log.lines():
@@ -52,9 +52,9 @@ def update(home: Home) -> int:
 def corpus_ingest(home: Home, paths: list[Path]) -> int:
     from dagster import AssetKey
 
+    from app.runner import instance_for, run_partition
     from corpus.sources import save_source_list, source_for_path, sources_for
     from pipelines.observe import observe
-    from pipelines.runner import instance_for, run_partition
     from warehouse.catalog import build_catalog
 
     missing = [p for p in paths if not p.exists()]
@@ -133,9 +133,9 @@ def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]
     """Re-evaluate chosen cells from the given stage on, whatever automation thinks is current."""
     from dagster import AssetKey
 
+    from app.runner import RunLog, execute, instance_for, settle
     from pipelines.observe import observe
     from pipelines.partitions import CELLS
-    from pipelines.runner import RunLog, execute, instance_for, settle
     from warehouse.catalog import build_catalog
 
     lake = Lake(home.lake)
