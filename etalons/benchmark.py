@@ -29,8 +29,21 @@ class BenchmarkConfig(BaseModel):
         pattern=CANARY_PATTERN, description="32 lower-case hex characters, random per benchmark"
     )
     description: str | None = None
-    weights: dict[str, Any] = Field(default_factory=dict, description="Optional; else the methodology's")
-    thresholds: dict[str, Any] = Field(default_factory=dict, description="Optional; else the methodology's")
+    weights: dict[str, Any] = Field(default_factory=dict,
+                                    description="Optional; the benchmark's own methodology only; else its defaults")
+    thresholds: dict[str, Any] = Field(default_factory=dict,
+                                       description="Optional; the benchmark's own methodology only")
+    partial_credit: dict[str, Any] = Field(default_factory=dict,
+                                           description="Optional; the benchmark's own methodology only")
+    penalty: dict[str, Any] = Field(default_factory=dict,
+                                    description="Optional; the benchmark's own methodology only")
+    scoring: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Per methodology: {lesto: {weights: ..., thresholds: ...}, stielegi: {...}}; for etalons of "
+                    "this benchmark that use another methodology than its own")
+    shards: int = Field(default=4, ge=1, le=100,
+                        description="Hash buckets of etalon codes: partitions are shards x systems")
+    review: dict[str, Any] = Field(default_factory=dict, description="Human review settings, e.g. {reviewers: 2}")
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,32 @@ class Benchmark:
     path: Path
     weights: dict[str, Any] = field(default_factory=dict)
     thresholds: dict[str, Any] = field(default_factory=dict)
+    partial_credit: dict[str, Any] = field(default_factory=dict)
+    penalty: dict[str, Any] = field(default_factory=dict)
+    scoring: dict[str, dict[str, Any]] = field(default_factory=dict)
+    shards: int = 4
+    review: dict[str, Any] = field(default_factory=dict)
+
+    def overrides(self, methodology: str) -> dict[str, Any]:
+        """The scoring settings this benchmark lays over `methodology`'s defaults.
+
+        The top-level weights/thresholds/partial_credit/penalty belong to the benchmark's own methodology;
+        `scoring: {<methodology>: {...}}` gives any methodology's (and wins over the top level for its own)."""
+        out: dict[str, Any] = {}
+        if methodology == self.methodology:
+            for key in ("weights", "thresholds", "partial_credit", "penalty"):
+                value = getattr(self, key)
+                if value:
+                    out[key] = dict(value)
+        for key, value in (self.scoring.get(methodology) or {}).items():
+            out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
+        return out
+
+    def settings(self) -> dict[str, Any]:
+        """Everything of benchmark.yaml that changes scores or partitions: fingerprinted by the engine."""
+        return {"methodology": self.methodology, "weights": self.weights, "thresholds": self.thresholds,
+                "partial_credit": self.partial_credit, "penalty": self.penalty, "scoring": self.scoring,
+                "shards": self.shards, "review": self.review}
 
     @classmethod
     def from_config(cls, folder: Path, config: BenchmarkConfig) -> Benchmark:
@@ -55,6 +94,11 @@ class Benchmark:
             path=folder,
             weights=dict(config.weights),
             thresholds=dict(config.thresholds),
+            partial_credit=dict(config.partial_credit),
+            penalty=dict(config.penalty),
+            scoring={k: dict(v) for k, v in config.scoring.items()},
+            shards=config.shards,
+            review=dict(config.review),
         )
 
 

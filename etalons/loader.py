@@ -11,7 +11,7 @@ import hashlib
 import importlib
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,10 +86,14 @@ class LoadResult:
         return next((b for b in self.benchmarks if b.id == benchmark_id), None)
 
 
-def load_benchmarks(root: Path, extract: Extractor | None = None) -> LoadResult:
+def load_benchmarks(root: Path, extract: Extractor | None = None,
+                    memo: MutableMapping[str, Any] | None = None) -> LoadResult:
     """Every `<benchmark>/benchmark.yaml` and its etalons under `root`.
 
     `extract(text, jurisdiction)` checks that each source is a citation; by default the citations library's.
+    `memo` maps a file's content (and its benchmark) to what loading it gave: a file read before is then
+    validated from its stored content instead of parsed again (parsing YAML with positions is most of the cost
+    of loading thousands of etalons); the caller keeps it between loads.
     """
     extract = extract if extract is not None else _library_extractor()
     result = LoadResult()
@@ -100,13 +104,14 @@ def load_benchmarks(root: Path, extract: Extractor | None = None) -> LoadResult:
         )
         return result
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-        _load_benchmark(folder, f"{shown_root}/{folder.name}", extract, result)
+        _load_benchmark(folder, f"{shown_root}/{folder.name}", extract, result, memo)
     _drop_duplicate_codes(result)
     _flag_shared_canaries(result, shown_root)
     return result
 
 
-def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result: LoadResult) -> None:
+def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result: LoadResult,
+                    memo: MutableMapping[str, Any] | None = None) -> None:
     files = sorted(p for p in folder.glob("*.yaml") if p.name != BENCHMARK_FILE and p.is_file())
     config_path = folder / BENCHMARK_FILE
     if not config_path.is_file():
@@ -128,14 +133,67 @@ def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result:
         result.failed_codes.update(_claimed_code(p) for p in files)
         return
     benchmark = Benchmark.from_config(folder, config[0])
+    problem = _scoring_problem(benchmark)
+    if problem is not None:
+        result.errors.append(EtalonError(f"{shown}/{BENCHMARK_FILE}", line_of(config[1], [problem[0]]), problem[0],
+                                         problem[1]))
+        result.errors.extend(_skipped(files, shown))
+        result.failed_codes.update(_claimed_code(p) for p in files)
+        return
     result.benchmarks.append(benchmark)
     for path in files:
-        loaded = _load_etalon(path, f"{shown}/{path.name}", benchmark, extract, result.errors)
+        loaded = _remembered(path, f"{shown}/{path.name}", benchmark, memo)
+        if loaded is None:
+            loaded = _load_etalon(path, f"{shown}/{path.name}", benchmark, extract, result.errors)
+            if loaded is not None and memo is not None:
+                memo[_memo_key(loaded.file_hash, loaded.file, benchmark)] = {
+                    "etalon": loaded.etalon.model_dump(mode="json"), "code_line": loaded.code_line}
         if loaded is not None:
             result.etalons.append(loaded)
             result.warnings.extend(_advice(loaded, path))
         else:
             result.failed_codes.add(_claimed_code(path))
+
+
+def _scoring_problem(benchmark: Benchmark) -> tuple[str, str] | None:
+    """(field, message) when the benchmark's scoring settings do not fit a methodology they are given for.
+
+    Checked at load, like every other field, so that a typo holds the benchmark's etalons as they were
+    instead of failing the evaluation halfway (the methodologies' own checks name the key)."""
+    from evaluation.methodologies.config import config_for
+
+    checks = [(benchmark.methodology, "weights")] + [(m, f"scoring.{m}") for m in sorted(benchmark.scoring)]
+    for methodology, where in checks:
+        try:
+            config_for(methodology, benchmark.overrides(methodology))
+        except ValueError as exc:
+            return (where.split(".")[0], f"{where}: {exc}")
+    return None
+
+
+def _memo_key(file_hash: str, shown: str, benchmark: Benchmark) -> str:
+    return f"{file_hash}|{shown}|{benchmark.id}|{benchmark.methodology}"
+
+
+def _remembered(path: Path, shown: str, benchmark: Benchmark,
+                memo: MutableMapping[str, Any] | None) -> LoadedEtalon | None:
+    """The etalon of a file whose exact content was loaded before, validated from what was stored."""
+    if memo is None:
+        return None
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    file_hash = hashlib.sha256(raw).hexdigest()[:16]
+    stored = memo.get(_memo_key(file_hash, shown, benchmark))
+    if not isinstance(stored, dict):
+        return None
+    try:
+        etalon = Etalon.model_validate(stored["etalon"])
+    except (ValidationError, KeyError, TypeError):
+        return None
+    methodology = etalon.methodology or benchmark.methodology
+    return LoadedEtalon(benchmark.id, etalon, shown, methodology, file_hash, stored.get("code_line"))
 
 
 def _claimed_code(path: Path) -> str:

@@ -20,9 +20,20 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInf
 from etalons.branches import branch_ids
 
 Priority = Literal["mandatory", "conditional", "recommended"]
-Methodology = Literal["stielegi", "lesto", "irac"]
 EtalonType = Literal["law", "application", "deadlines", "procedure", "trap"]
-METHODOLOGIES: tuple[str, ...] = ("stielegi", "lesto", "irac")
+
+
+def _known_methodology(value: str) -> str:
+    """A methodology the registry knows (evaluation.methodologies.registry): the one list of them."""
+    from evaluation.methodologies.registry import names
+
+    known = names()
+    if value not in known:
+        raise ValueError(f"expected one of {', '.join(known)}, got {value!r}")
+    return value
+
+
+Methodology = Annotated[str, AfterValidator(_known_methodology)]
 
 # Fields that describe the etalon rather than the legal problem: the judge never reads them.
 _NOT_FOR_JUDGE = ("branch", "difficulty", "type", "author", "authors", "notes")

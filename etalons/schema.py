@@ -33,6 +33,13 @@ def build_schema() -> dict[str, Any]:
         "enum": list(known),
         "markdownEnumDescriptions": [" / ".join(b.names.values()) for b in known.values()],
     }
+    from evaluation.methodologies.registry import names
+
+    for model in (etalon, bench):
+        if "methodology" in model["properties"]:
+            model["properties"]["methodology"] = {
+                **{k: v for k, v in model["properties"]["methodology"].items() if k in ("title", "description")},
+                "enum": list(names())}
     defs["Etalon"] = etalon
     defs["BenchmarkConfig"] = bench
     return {

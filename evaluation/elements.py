@@ -20,15 +20,6 @@ IRAC_OPTIONS: tuple[str, ...] = ("correct", "incorrect")
 
 _GENERIC_NEXT_STEPS = "the answer tells the client what to do next: the term, where to apply, which documents"
 
-# Candidate kinds each methodology accepts from evaluation/candidates.py; others are ignored, not errors,
-# because one candidate generator serves every methodology. A hallucination candidate whose
-# detail["settled"] is False is one the corpus cannot settle: it stays open for a human even when confirmed.
-CANDIDATE_KINDS: Mapping[str, frozenset[str]] = {
-    "stielegi": frozenset({"critical", "hallucination"}),
-    "lesto": frozenset(),
-    "irac": frozenset(),
-}
-
 
 @dataclass(frozen=True)
 class Element:
@@ -42,62 +33,25 @@ class Element:
 
 
 def elements_for(etalon: Etalon, methodology: str, candidates: Sequence[Element] = ()) -> list[Element]:
-    """The judged elements of an etalon under a methodology, in a stable order.
+    """The judged elements of an etalon under a methodology, in a stable order, with the candidates it accepts.
 
     Raises ValueError for an unknown methodology: scoring against the wrong rubric must never go silently.
     """
-    if methodology == "stielegi":
-        found = _stielegi(etalon)
-    elif methodology == "lesto":
-        found = _lesto(etalon)
-    elif methodology == "irac":
-        found = _irac(etalon)
-    else:
-        raise ValueError(f"unknown methodology {methodology!r}: expected stielegi, lesto or irac")
-    allowed = CANDIDATE_KINDS[methodology]
-    found.extend(c for c in candidates if c.kind in allowed)
+    from evaluation.methodologies.registry import get
+
+    method = get(methodology)
+    found = method.elements(etalon)
+    found.extend(c for c in candidates if c.kind in method.candidate_kinds)
     return found
 
 
-def _stielegi(etalon: Etalon) -> list[Element]:
-    out = [Element("issue", "issue", etalon.decisive_issue)]
-    if etalon.solution_fact:
-        out.append(Element("fact", "fact", etalon.solution_fact))
-    out.extend(Element(f"branch:{i}", "branch", text) for i, text in enumerate(etalon.branches, start=1))
-    for k, source in enumerate(etalon.sources, start=1):
-        if source.priority == "conditional":
-            out.append(
-                Element(
-                    f"condition:{k}",
-                    "condition",
-                    source.condition or f"the conditions for applying {source.citation} are met",
-                    detail={"citation": source.citation},
-                )
-            )
-    out.append(Element("refusal", "refusal", "the answer refuses although the facts given suffice"))
-    out.extend(_gross_errors(etalon))
-    return out
+def refusal_element() -> Element:
+    return Element("refusal", "refusal", "the answer refuses although the facts given suffice")
 
 
-def _lesto(etalon: Etalon) -> list[Element]:
-    out = [
-        Element("conclusion", "conclusion", etalon.reference_answer, options=GRADES,
-                detail={"decisive_issue": etalon.decisive_issue}),
-    ]
-    # Always judged: the methodology asks whether the answer says what to do next (term, where, which
-    # documents) even when the etalon spells out no particular steps.
-    out.append(Element("next_steps", "next_steps", etalon.next_steps or _GENERIC_NEXT_STEPS))
-    out.append(Element("refusal", "refusal", "the answer refuses although the facts given suffice"))
-    out.extend(_gross_errors(etalon))
-    return out
+def next_steps_text(etalon: Etalon) -> str:
+    return etalon.next_steps or _GENERIC_NEXT_STEPS
 
 
-def _irac(etalon: Etalon) -> list[Element]:
-    return [
-        Element("irac", "irac", etalon.reference_answer, options=IRAC_OPTIONS,
-                detail={"decisive_issue": etalon.decisive_issue}),
-    ]
-
-
-def _gross_errors(etalon: Etalon) -> list[Element]:
+def gross_errors(etalon: Etalon) -> list[Element]:
     return [Element(f"gross_error:{i}", "gross_error", text) for i, text in enumerate(etalon.gross_errors, 1)]

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from etalons.model import Etalon
-from evaluation.elements import CANDIDATE_KINDS, GRADES, Element, elements_for
-from evaluation.methodologies import irac, lesto, stielegi
+from evaluation.elements import Element, elements_for
 from evaluation.methodologies.config import MethodologyConfig, config_for
 from evaluation.methodologies.inputs import AnswerCitation, Context, ElementState, ExpectedSource, Outcome
 from evaluation.methodologies.irac import irac_system_figure
+from evaluation.methodologies.registry import get
 from evaluation.methodologies.resolution import fixed, resolve
 from evaluation.records import Answer, Decision, Judgment, ReviewItem, Score
 from evaluation.review import effective_decisions, item_id
@@ -31,9 +31,6 @@ __all__ = [
 ]
 
 Status = Literal["needs_input", "final", "approved", "error"]
-_METHODS = {"stielegi": stielegi.score, "lesto": lesto.score, "irac": irac.score}
-# What a refused answer means for each element without asking a judge: it refused, and said nothing else.
-_REFUSED = {"refusal": "yes", "conclusion": GRADES[-1], "irac": "incorrect"}
 
 
 @dataclass(frozen=True)
@@ -85,8 +82,7 @@ def score_answer(
     counted as a zero.
     """
     methodology = config.methodology
-    if methodology not in _METHODS:
-        raise ValueError(f"unknown methodology {methodology!r}")
+    method = get(methodology)
     base = Score(answer.system, benchmark, answer.code, answer.version, answer.attempt, methodology,
                  score=None, verdict=None, status="error")
     unverifiable = tuple(c for c in cited if c.status == "unverifiable")
@@ -96,7 +92,7 @@ def score_answer(
 
     states = _states(etalon, methodology, answer, judgments, decisions, candidates, judge_configured)
     ctx = Context(etalon, states, expected, cited, config)
-    outcome: Outcome = _METHODS[methodology](ctx)
+    outcome: Outcome = method.score(ctx)
     open_items = tuple(
         _item(base, s) for key, s in states.items() if s.is_open and key not in outcome.moot
     )
@@ -135,11 +131,12 @@ def _states(
 ) -> dict[str, ElementState]:
     key = (answer.system, answer.code, answer.version, answer.attempt)
     mine = [j for j in judgments if (j.system, j.code, j.version, j.attempt) == key]
+    method = get(methodology)
     elements = elements_for(etalon, methodology, candidates)
     known = {e.id for e in elements}
     for j in mine:  # candidates judged but not passed in still count: their judgments name them
         kind = j.element.split(":", 1)[0]
-        if j.element not in known and kind in CANDIDATE_KINDS[methodology]:
+        if j.element not in known and kind in method.candidate_kinds:
             elements.append(Element(j.element, kind, ""))
             known.add(j.element)
     chosen = effective_decisions(
@@ -149,7 +146,8 @@ def _states(
     for element in elements:
         decision = chosen.get(item_id(*key, element.id))
         if answer.status == "refused":
-            states[element.id] = fixed(element, _REFUSED.get(element.kind, "no"), decision)
+            # what a refused answer means for the element, without asking a judge: it refused, said nothing else
+            states[element.id] = fixed(element, method.refused.get(element.kind, "no"), decision)
         else:
             runs = [j for j in mine if j.element == element.id]
             states[element.id] = resolve(element, runs, judge_configured=judge_configured, decision=decision)

@@ -16,7 +16,6 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 DEFAULTS_PATH = Path(__file__).with_name("defaults.yaml")
-METHODOLOGIES = ("stielegi", "lesto", "irac")
 
 
 class Thresholds(BaseModel):
@@ -59,10 +58,12 @@ class MethodologyConfig(BaseModel):
 
 def config_for(methodology: str, overrides: Mapping[str, Any] | None = None) -> MethodologyConfig:
     """The methodology's defaults with a benchmark's overrides laid over them key by key."""
-    defaults = _defaults()
-    if methodology not in defaults:
-        raise ValueError(f"unknown methodology {methodology!r}: expected one of {', '.join(METHODOLOGIES)}")
-    base: dict[str, Any] = dict(defaults[methodology])
+    defaults_ = defaults()
+    if methodology not in defaults_:
+        from evaluation.methodologies.registry import names
+
+        raise ValueError(f"unknown methodology {methodology!r}: expected one of {', '.join(names())}")
+    base: dict[str, Any] = dict(defaults_[methodology])
     for key, value in (overrides or {}).items():
         if key not in ("weights", "thresholds", "partial_credit", "penalty"):
             raise ValueError(
@@ -97,7 +98,8 @@ _FIELDS = {"thresholds": tuple(Thresholds.model_fields), "penalty": tuple(Penalt
 
 
 @cache
-def _defaults() -> dict[str, dict[str, Any]]:
+def defaults() -> dict[str, dict[str, Any]]:
+    """Each methodology's default settings, from defaults.yaml beside this module."""
     data = yaml.safe_load(DEFAULTS_PATH.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"{DEFAULTS_PATH}: expected a mapping of methodology to settings")

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from etalons.model import Etalon
+from evaluation.elements import IRAC_OPTIONS, Element
 from evaluation.methodologies.inputs import Context, Outcome, Verdict
+from evaluation.methodologies.registry import methodology
 from evaluation.records import Score
 
 _FIGURES: Mapping[str | None, tuple[int, int]] = {
@@ -19,6 +22,12 @@ _FIGURES: Mapping[str | None, tuple[int, int]] = {
 }
 
 
+def elements(etalon: Etalon) -> list[Element]:
+    return [Element("irac", "irac", etalon.reference_answer, options=IRAC_OPTIONS,
+                    detail={"decisive_issue": etalon.decisive_issue})]
+
+
+@methodology("irac", title="IRAC atomic signals (LegalBench)", elements=elements, refused={"irac": "incorrect"})
 def score(ctx: Context) -> Outcome:
     value = ctx.value("irac")
     if ctx.value("refusal") == "yes":

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from etalons.model import Etalon
+from evaluation.elements import GRADES, Element, gross_errors, next_steps_text, refusal_element
 from evaluation.methodologies.inputs import AnswerCitation, Context, Outcome, Verdict, verdict_by_bands
+from evaluation.methodologies.registry import methodology
 from evaluation.methodologies.sources import EVALUABLE, cites
 
 INVENTED = frozenset({"not_found", "unknown_act"})
@@ -20,6 +23,22 @@ def invented(cited: Sequence[AnswerCitation]) -> list[AnswerCitation]:
     return [c for c in cited if c.in_text and c.status in INVENTED]
 
 
+def elements(etalon: Etalon) -> list[Element]:
+    """The conclusion (graded), next steps, refusal, gross errors; norms and practice are counted by the program.
+
+    Next steps are always judged: the methodology asks whether the answer says what to do next (term, where,
+    which documents) even when the etalon spells out no particular steps."""
+    return [
+        Element("conclusion", "conclusion", etalon.reference_answer, options=GRADES,
+                detail={"decisive_issue": etalon.decisive_issue}),
+        Element("next_steps", "next_steps", next_steps_text(etalon)),
+        refusal_element(),
+        *gross_errors(etalon),
+    ]
+
+
+@methodology("lesto", title="Лесто (conclusion 40, norms 30, practice 20, next steps 10)", elements=elements,
+             refused={"refusal": "yes", "conclusion": GRADES[-1]})
 def score(ctx: Context) -> Outcome:
     notes: list[str] = []
     cfg = ctx.config

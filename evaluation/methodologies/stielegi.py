@@ -7,8 +7,11 @@ whatever its points, because a 90-point answer that gives the client the inverse
 
 from __future__ import annotations
 
+from etalons.model import Etalon
+from evaluation.elements import Element, gross_errors, refusal_element
 from evaluation.methodologies.config import MethodologyConfig
 from evaluation.methodologies.inputs import Context, ExpectedSource, Outcome, Verdict, verdict_by_bands
+from evaluation.methodologies.registry import methodology
 from evaluation.methodologies.sources import EVALUABLE, cites
 
 FAILING = ("critical:", "hallucination:", "gross_error:")
@@ -28,6 +31,26 @@ def text_weights(config: MethodologyConfig, has_fact: bool, branches: int) -> di
     return {"issue": issue, "fact": fact, "branches": branch}
 
 
+def elements(etalon: Etalon) -> list[Element]:
+    """Issue, the solution-changing fact, each branch, each conditional source's condition, refusal, gross errors."""
+    out = [Element("issue", "issue", etalon.decisive_issue)]
+    if etalon.solution_fact:
+        out.append(Element("fact", "fact", etalon.solution_fact))
+    out.extend(Element(f"branch:{i}", "branch", text) for i, text in enumerate(etalon.branches, start=1))
+    for k, source in enumerate(etalon.sources, start=1):
+        if source.priority == "conditional":
+            out.append(Element(f"condition:{k}", "condition",
+                               source.condition or f"the conditions for applying {source.citation} are met",
+                               detail={"citation": source.citation}))
+    out.append(refusal_element())
+    out.extend(gross_errors(etalon))
+    return out
+
+
+# A hallucination candidate whose detail["settled"] is False is one the corpus cannot settle: it stays open for
+# a human even when confirmed.
+@methodology("stielegi", title="ȘtieLegi (sources 50, text 50)", elements=elements,
+             candidate_kinds=frozenset({"critical", "hallucination"}), refused={"refusal": "yes"})
 def score(ctx: Context) -> Outcome:
     notes: list[str] = []
     weights = text_weights(ctx.config, bool(ctx.etalon.solution_fact), len(ctx.etalon.branches))

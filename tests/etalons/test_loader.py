@@ -104,7 +104,7 @@ def test_a_code_used_twice_loads_neither_file_and_names_both(etalons_root: Path)
     ("config", "field", "message"),
     [
         (BENCHMARK_YAML.replace(CANARY, "xyz"), "canary", "expected text matching ^[0-9a-f]{32}$"),
-        (BENCHMARK_YAML.replace("lesto", "lexis"), "methodology", "expected one of stielegi, lesto, irac"),
+        (BENCHMARK_YAML.replace("lesto", "lexis"), "methodology", "expected one of irac, lesto, stielegi"),
         (BENCHMARK_YAML.replace("name:", "title:"), "name", "missing"),
         ("name: [broken\n", None, "YAML syntax error"),
     ],
