@@ -50,12 +50,9 @@ def update(home: Home) -> int:
 
 
 def corpus_ingest(home: Home, paths: list[Path]) -> int:
-    from dagster import AssetKey
-
-    from app.runner import instance_for, run_partition
+    from app.runner import update
     from corpus.sources import save_source_list, source_for_path, sources_for
-    from pipelines.observe import observe
-    from warehouse.catalog import build_catalog
+    from evaluation.engine.world import World
 
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -63,28 +60,21 @@ def corpus_ingest(home: Home, paths: list[Path]) -> int:
     wanted = [source_for_path(p) for p in paths]
     existing = sources_for(home.sources_file, home.inbox)
     save_source_list(home.sources_file, existing, wanted)
-    lake = Lake(home.lake)
-    lake.ensure_schemas()
-    instance = instance_for(home)
-    observe(instance, home, lake)
+    log = update(home, _echo, groups=("corpus",))
+    index = World.open(home).index
     totals = {"added": 0, "changed": 0, "unchanged": 0, "failed": 0, "units_added": 0}
-    failed_runs = 0
     for source in wanted:
-        result: Any = run_partition(instance, [AssetKey("corpus")], source.name)
-        if not result.success:
-            failed_runs += 1
-        for event in result.get_asset_materialization_events():
-            meta = event.materialization.metadata
-            counts = {k: int(meta[k].value) for k in totals if k in meta}
-            for key, value in counts.items():
-                totals[key] += value
-            print(f"{source.path}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
-            if counts.get("failed"):
-                print(str(meta["errors"].value), file=sys.stderr)
-    build_catalog(home.catalog, lake)
+        entry = index.get("corpus", source.name)
+        meta = dict(entry.meta) if entry is not None else {}
+        counts = {k: int(meta.get(k, 0)) for k in totals}
+        for key, value in counts.items():
+            totals[key] += value
+        print(f"{source.path}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
+        for error in meta.get("errors", []) if counts["failed"] else []:
+            print(f"  {error}", file=sys.stderr)
     print(f"documents added {totals['added']}, changed {totals['changed']}, unchanged {totals['unchanged']}, "
           f"failed {totals['failed']}; units added {totals['units_added']}")
-    return 1 if failed_runs else 0
+    return 1 if log.failures or totals["failed"] else 0
 
 
 def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
@@ -130,27 +120,10 @@ _WHOLE_SHOWN = 20  # a whole decision prints in full; a whole code would print t
 
 
 def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]) -> int:
-    """Re-evaluate chosen cells from the given stage on, whatever automation thinks is current."""
-    from dagster import AssetKey
+    """Re-evaluate chosen cells from the given stage on, whatever is current."""
+    from app.runner import evaluate as run_evaluate
 
-    from app.runner import RunLog, execute, instance_for, settle
-    from pipelines.observe import observe
-    from pipelines.partitions import CELLS
-    from warehouse.catalog import build_catalog
-
-    lake = Lake(home.lake)
-    instance = instance_for(home)
-    observe(instance, home, lake)
-    cells = [k for k in CELLS.get_partition_keys(dynamic_partitions_store=instance)
-             if (not codes or k.split("|")[0] in codes) and (not systems or k.split("|")[1] in systems)]
-    if not cells:
-        raise Refused("no cell matches: check the etalon codes and system ids (run `etalon update` first)")
-    order = ["answers", "citations", "judgments", "scores"]
-    chosen = order[order.index(stages[0]):] if stages else ["scores"]
-    log = RunLog()
-    execute(instance, {AssetKey(a): set(cells) for a in chosen}, log, _echo)
-    settle(instance, log, _echo)  # what depends on the re-evaluated cells (analytics, report)
-    build_catalog(home.catalog, lake)
+    log = run_evaluate(home, codes, systems, stages, _echo)
     for line in log.lines():
         print(line)
     return 0 if not log.failures else 1
@@ -215,26 +188,19 @@ def review_list(home: Home, as_json: bool) -> int:
     return 0
 
 
-def _rescore(home: Home) -> RunLog:
-    return run_update(home, _echo)
-
-
 def review_decide(home: Home, item_id: str, value: str, by: str, note: str | None) -> int:
     decision_id = actions.decide(home, item_id, value, by, note)
-    _rescore(home)
     print(decision_id)
     return 0
 
 
 def review_undo(home: Home, decision_id: str, by: str) -> int:
     actions.undo(home, decision_id, by)
-    _rescore(home)
     print(f"undone {decision_id}")
     return 0
 
 
 def review_approve(home: Home, system: str, code: str, by: str) -> int:
     n = actions.approve(home, system, code, by)
-    _rescore(home)
     print(f"approved {n} answer(s) of {system} on {code}")
     return 0

@@ -11,12 +11,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import yaml
-
 from app.actions import Refused, apply_sample_decisions, import_answers, sign
-from app.runner import RunLog, absorb, instance_for, materialise_all
-from pipelines.observe import observe
-from warehouse.catalog import build_catalog, connect
+from app.runner import RunLog, update
+from warehouse.catalog import connect
 from warehouse.home import SAMPLE_ANSWERS, SAMPLE_DECISIONS, SAMPLE_ETALONS, Home, resolve_home
 from warehouse.lake import Lake
 
@@ -31,13 +28,11 @@ def demo_home(root: Path | None) -> Home:
 
 
 def run_demo(root: Path | None, echo: Callable[[str], None]) -> RunLog:
-    """Everything, explicitly, in stage order; then one automation tick absorbs it, so that a later
-    `etalon update` (or `dagster dev`) starts from a settled state and requests only what changes next."""
+    """The sample's inputs, then one update: the corpus first (signing checks sources against it), the sample
+    signatures, then everything else. Running it again changes nothing and says so."""
     home = demo_home(root)
     lake = Lake(home.lake)
     lake.ensure_schemas()
-    instance = instance_for(home)
-    log = RunLog()
     echo(f"warehouse: {home.root}")
     for answers in sorted(SAMPLE_ANSWERS.glob("*.jsonl")):
         summary = import_answers(home, answers, answers.stem)
@@ -48,26 +43,29 @@ def run_demo(root: Path | None, echo: Callable[[str], None]) -> RunLog:
     for problem in skipped:
         echo(f"sample decision skipped: {problem}")
     echo(f"recorded {added} new sample reviewer decision(s)")
-    observe(instance, home, lake)
-    materialise_all(home, instance, [0, 1], log, echo)          # corpus, etalons, verified sources
+    first = update(home, echo, groups=("corpus",))
     _sign_sample(home, lake, echo)
-    materialise_all(home, instance, [2, 3], log, echo)          # cells, then analytics and the report
-    absorb(instance)
-    build_catalog(home.catalog, lake)
+    log = update(home, echo)
+    log.runs += first.runs
+    log.failures[:0] = first.failures
+    for stage, n in first.partitions.items():
+        log.partitions[stage] = log.partitions.get(stage, 0) + n
     return log
 
 
 def _sign_sample(home: Home, lake: Lake, echo: Callable[[str], None]) -> None:
-    signed = {(s["code"], s["version"]) for s in lake.read_all("signatures").to_pylist()}
-    data = yaml.safe_load(SAMPLE_SIGNATURES.read_text(encoding="utf-8")) or {}
-    from etalons.store import current
+    from etalons.yamlpos import parse
 
-    for item in data.get("signatures", []):
-        stored = current(lake, item["code"])
-        if stored is None or (item["code"], stored[0]["version"]) in signed:
+    signed = {(s["code"], s["version"]) for s in lake.read_all("signature_ledger").to_pylist()}
+    _, data = parse(SAMPLE_SIGNATURES.read_text(encoding="utf-8"))
+    from etalons.loader import load_benchmarks
+
+    versions = {e.code: e.version for e in load_benchmarks(home.etalons_dir).etalons}
+    for item in (data or {}).get("signatures", []):
+        if (item["code"], versions.get(item["code"])) in signed:
             continue
         try:
-            sign(home, item["code"], item["by"])
+            sign(home, item["code"], item["by"], via="sample")
         except Refused as exc:
             echo(f"not signed: {exc}")
 

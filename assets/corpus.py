@@ -9,39 +9,28 @@ from dagster import (
     AssetCheckExecutionContext,
     AssetCheckResult,
     AssetExecutionContext,
+    AssetKey,
     BackfillPolicy,
+    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._emit import NOTHING, emit
-from corpus.sources import sources_for
-from corpus.store import refresh_source
-from pipelines.automation import on_change
+from assets._run import run_stage
 from pipelines.partitions import SOURCES
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=NOTHING, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"], automation_condition=on_change(), group_name="corpus",
+@asset(dagster_type=Nothing, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"],
+       group_name="corpus", code_version="corpus-2",
        description="Documents and their units (article, part, point) from one source; every version kept.")
 def corpus(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
-    home = warehouse.paths()
-    sources = {s.name: s for s in sources_for(home.sources_file, home.inbox)}
-    versions, totals, errors = {}, dict.fromkeys(("added", "changed", "unchanged", "failed", "units_added"), 0), []
-    for name in context.partition_keys:
-        if name not in sources:
-            raise ValueError(f"corpus source {name!r} is not configured in {home.sources_file}")
-        summary = refresh_source(warehouse.lake(), sources[name], home.root / "sources" / name)
-        versions[name] = summary.data_version
-        for key in totals:
-            totals[key] += getattr(summary, key)
-        errors += [f"- {e.file}: {e.reason} ({e.position or '-'})" for e in summary.errors]
-    yield from emit(context, versions, {**totals, "errors": "\n".join(errors[:50]) or "none"})
+    yield from run_stage(context, warehouse, "corpus", [AssetKey("corpus")])
 
 
 def article_order(article: str) -> tuple[int, ...]:
-    """"12.8" -> (12, 8); "2^1" -> (2, 1); numbering checks compare these."""
+    """"12.8" -> (12, 8); "2^1" -> (2, 1): numbering checks compare these."""
     return tuple(int(p) for p in re.findall(r"\d+", article)) or (0,)
 
 
@@ -57,17 +46,20 @@ def _known(registry: object, act: str) -> bool:
     return bool(title) or bool(_GENERIC_ACT.match(act))
 
 
+def _current_units(warehouse: EtalonWarehouse, source: str) -> list[dict[str, object]]:
+    units = warehouse.lake().read("corpus_units", source)
+    if units.num_rows:
+        units = units.filter(pc.fill_null(units["is_current"], True))
+    rows: list[dict[str, object]] = units.select(["doc_id", "path", "kind", "text", "status", "article", "ord"]).to_pylist()
+    return rows
+
+
 @asset_check(asset=corpus, partitions_def=SOURCES, description="No article without text, no duplicate paths.")
 def corpus_units_well_formed(context: AssetCheckExecutionContext, warehouse: EtalonWarehouse) -> AssetCheckResult:
-    rows = []
-    for source in context.partition_keys:
-        units = warehouse.lake().read("corpus_units", source)
-        if units.num_rows:
-            units = units.filter(pc.fill_null(units["is_current"], True))
-        rows += units.select(["doc_id", "path", "kind", "text", "status"]).to_pylist()
+    rows = [r for source in context.partition_keys for r in _current_units(warehouse, source)]
     empty = [f"{r['doc_id']} {r['path']}" for r in rows
-             if r["kind"] == "article" and r["status"] != "repealed" and not (r["text"] or "").strip()]
-    seen: set[tuple[str, str]] = set()
+             if r["kind"] == "article" and r["status"] != "repealed" and not str(r["text"] or "").strip()]
+    seen: set[tuple[object, object]] = set()
     duplicates = []
     for r in rows:
         key = (r["doc_id"], r["path"])
@@ -83,15 +75,11 @@ def corpus_units_well_formed(context: AssetCheckExecutionContext, warehouse: Eta
 def corpus_numbering_in_order(context: AssetCheckExecutionContext, warehouse: EtalonWarehouse) -> AssetCheckResult:
     out_of_order: list[str] = []
     for source in context.partition_keys:
-        units = warehouse.lake().read("corpus_units", source)
-        if not units.num_rows:
-            continue
-        units = units.filter(pc.fill_null(units["is_current"], True))
-        last: dict[str, tuple[object, ...]] = {}
-        for r in units.select(["doc_id", "kind", "article", "ord"]).to_pylist():
+        last: dict[object, tuple[int, ...]] = {}
+        for r in _current_units(warehouse, source):
             if r["kind"] != "article" or not r["article"]:
                 continue
-            key = article_order(r["article"])
+            key = article_order(str(r["article"]))
             prev = last.get(r["doc_id"])
             if prev is not None and key < prev:
                 out_of_order.append(f"{r['doc_id']} {r['article']}")
@@ -109,4 +97,3 @@ def corpus_acts_resolve(context: AssetCheckExecutionContext, warehouse: EtalonWa
             for d in warehouse.lake().read("corpus_documents", source).to_pylist()]
     unknown = sorted({d["act"] for d in docs if d["act"] and not _known(registry, d["act"])})
     return AssetCheckResult(passed=not unknown, metadata={"unknown_acts": ", ".join(unknown) or "none"})
-

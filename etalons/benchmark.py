@@ -64,19 +64,7 @@ class Benchmark:
     review: dict[str, Any] = field(default_factory=dict)
 
     def overrides(self, methodology: str) -> dict[str, Any]:
-        """The scoring settings this benchmark lays over `methodology`'s defaults.
-
-        The top-level weights/thresholds/partial_credit/penalty belong to the benchmark's own methodology;
-        `scoring: {<methodology>: {...}}` gives any methodology's (and wins over the top level for its own)."""
-        out: dict[str, Any] = {}
-        if methodology == self.methodology:
-            for key in ("weights", "thresholds", "partial_credit", "penalty"):
-                value = getattr(self, key)
-                if value:
-                    out[key] = dict(value)
-        for key, value in (self.scoring.get(methodology) or {}).items():
-            out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
-        return out
+        return scoring_overrides(self.settings(), methodology)
 
     def settings(self) -> dict[str, Any]:
         """Everything of benchmark.yaml that changes scores or partitions: fingerprinted by the engine."""
@@ -105,3 +93,19 @@ class Benchmark:
 def new_canary() -> str:
     """A fresh canary for a new benchmark (128 random bits: it will never occur in text by chance)."""
     return secrets.token_hex(16)
+
+
+def scoring_overrides(settings: dict[str, Any], methodology: str) -> dict[str, Any]:
+    """The scoring settings a benchmark (its `settings()`) lays over `methodology`'s defaults.
+
+    The top-level weights/thresholds/partial_credit/penalty belong to the benchmark's own methodology;
+    `scoring: {<methodology>: {...}}` gives any methodology's (and wins over the top level for its own)."""
+    out: dict[str, Any] = {}
+    if methodology == settings.get("methodology"):
+        for key in ("weights", "thresholds", "partial_credit", "penalty"):
+            value = settings.get(key)
+            if value:
+                out[key] = dict(value)
+    for key, value in ((settings.get("scoring") or {}).get(methodology) or {}).items():
+        out[key] = {**out.get(key, {}), **value} if isinstance(value, dict) else value
+    return out

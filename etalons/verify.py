@@ -71,7 +71,7 @@ def verify_sources(
         found = list(extract(source.citation, etalon.etalon.jurisdiction))
         resolutions = list(resolve(found, lookup)) if found else []
         first = found[0] if found else None
-        status, reason = _combine(resolutions)
+        status, reason = combine(resolutions)
         rows.append(
             SourceCheck(
                 benchmark=etalon.benchmark,
@@ -124,7 +124,8 @@ def report(etalon: LoadedEtalon, checks: Sequence[SourceCheck]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _combine(resolutions: Sequence[Any]) -> tuple[str, str]:
+def combine(resolutions: Sequence[Any]) -> tuple[str, str]:
+    """One status for a source holding several citations: the worst of them, with the reasons that made it."""
     if not resolutions:
         return "not_found", "no citation of a norm or a decision recognised in the source"
     statuses = [str(r.status) for r in resolutions]

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from functools import lru_cache
-from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 from etalons.model import Etalon
 from evaluation.client import CallResult, ModelClient
 from evaluation.records import Answer
 from evaluation.systems import SystemConfig
+from evaluation.version import code_version
 
 
 def messages_for(system: SystemConfig, etalon: Etalon) -> list[dict[str, str]]:
@@ -98,18 +95,3 @@ def _answer(system: SystemConfig, etalon: Etalon, attempt: int, benchmark: str,
 def _hash(data: object) -> str:
     raw = json.dumps(data, ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:16]
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """Package version plus the git commit when run from a checkout, so a score names the code behind it."""
-    try:
-        version = metadata.version("etalon")
-    except metadata.PackageNotFoundError:
-        version = "0+unknown"
-    try:
-        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=Path(__file__).resolve().parent,
-                             capture_output=True, text=True, timeout=5, check=False).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        sha = ""
-    return f"{version}+g{sha}" if sha else version

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from etalons.model import Etalon
-from evaluation.answering import code_version
 from evaluation.records import Answer
+from evaluation.version import code_version
 
 
 @dataclass(frozen=True)

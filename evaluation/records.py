@@ -107,3 +107,4 @@ class Score:
     components: dict[str, float] = field(default_factory=dict)
     open_items: tuple[ReviewItem, ...] = ()
     notes: tuple[str, ...] = ()
+    rule: str | None = None          # the rule that decided the verdict, in words

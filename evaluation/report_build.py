@@ -24,7 +24,7 @@ def _frame(lake: Lake, table: str) -> pl.DataFrame:
 
 def passport(home: Home, lake: Lake) -> dict[str, Any]:
     """What a reader needs to trust the numbers: which etalons, which systems, which judge, when, at what cost."""
-    from evaluation.judge import prompts
+    from evaluation.engine.stages.judgments import _prompt_files_hash
     from evaluation.observe_systems import systems_summary
 
     con = memory_catalog(lake)
@@ -37,7 +37,6 @@ def passport(home: Home, lake: Lake) -> dict[str, Any]:
                            "FROM eval.answers GROUP BY system ORDER BY system")
     finally:
         con.close()
-    prompt_text = repr(prompts()).encode("utf-8")
     return {
         "benchmarks": {
             row["benchmark"]: {"version": hashlib.sha256(row["v"].encode()).hexdigest()[:12]}
@@ -45,7 +44,7 @@ def passport(home: Home, lake: Lake) -> dict[str, Any]:
         },
         "etalons": {f"{r['benchmark']} {r['status']}": r["n"] for r in etalons.iter_rows(named=True)},
         "systems": systems_summary(home),
-        "judge prompts": hashlib.sha256(prompt_text).hexdigest()[:12],
+        "judge prompts": _prompt_files_hash()[:12],
         "answers and spend": {r["system"]: {k: r[k] for k in ("tokens_in", "tokens_out", "cost", "first", "last")}
                               for r in spend.iter_rows(named=True)},
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -112,11 +112,10 @@ def score_answer(
             notes.append(f"approval by {approved_by} does not apply while {len(open_items)} item(s) are open")
     else:
         status = "approved" if approved_by else "final"
-    if not signed:
-        notes.append("indicative: the etalon is not signed")
     score = Score(answer.system, benchmark, answer.code, answer.version, answer.attempt, methodology,
                   score=outcome.score, verdict=outcome.verdict, status=status,
-                  components=dict(outcome.components), open_items=open_items, notes=tuple(notes))
+                  components=dict(outcome.components), open_items=open_items, notes=tuple(notes),
+                  rule=outcome.rule)
     return ScoredAnswer(score, not signed, unverifiable, tuple(notes), states)
 
 

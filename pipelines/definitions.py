@@ -2,17 +2,17 @@
 
 from dagster import Definitions, load_asset_checks_from_modules, load_assets_from_modules
 
-from assets import analytics, corpus, etalons, evaluation, inputs
+from assets import analytics, cells, corpus, etalons, inputs
 from pipelines.resources import EtalonWarehouse
 from pipelines.schedules import corpus_refresh_schedule
-from pipelines.sensors import inbox_sensor, inputs_sensor
+from pipelines.sensors import reconcile_sensor
 
-_MODULES = [inputs, corpus, etalons, evaluation, analytics]
+_MODULES = [corpus, etalons, cells, analytics]
 
 defs = Definitions(
-    assets=[*inputs.INPUTS, *load_assets_from_modules([corpus, etalons, evaluation, analytics])],
+    assets=[*inputs.INPUTS, *load_assets_from_modules(_MODULES)],
     asset_checks=load_asset_checks_from_modules(_MODULES),
-    sensors=[inputs_sensor, inbox_sensor],
+    sensors=[reconcile_sensor],
     schedules=[corpus_refresh_schedule],
     resources={"warehouse": EtalonWarehouse()},
 )

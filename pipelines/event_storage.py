@@ -13,12 +13,14 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from dagster._core.events import DagsterEventType
-from dagster._core.events.log import EventLogEntry
-from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
-from dagster._core.storage.sqlalchemy_compat import db_result
-from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
-from dagster._serdes import ConfigurableClassData
+from pipelines.dagster_internals import (
+    ConfigurableClassData,
+    DagsterEventType,
+    DagsterSqliteStorage,
+    EventLogEntry,
+    SqliteEventLogStorage,
+    db_result,
+)
 
 _BATCHED = {DagsterEventType.ASSET_MATERIALIZATION, DagsterEventType.ASSET_OBSERVATION}
 

@@ -1,24 +1,20 @@
 """Partition keys: the names every asset, sensor and command agree on.
 
-Corpus assets are keyed by source, etalon assets by etalon code, evaluation assets by cell (etalon x system).
-All three are dynamic: sources, etalon files and systems come and go without a code change.
+Corpus assets are keyed by source, etalon assets by benchmark shard ('benchmark/NN', a stable hash bucket of
+etalon codes), cell assets by shard x system (the cells of a shard and a system are rows of one partition),
+analytics by benchmark. All are dynamic: sources, benchmarks and systems come and go without a code change. At
+100,000 etalons x 100 systems with ~1,000 etalons a shard, a cell asset has 10,000 partitions.
 """
 
 from __future__ import annotations
 
-from dagster import DynamicPartitionsDefinition, MultiPartitionKey, MultiPartitionsDefinition
+from dagster import DynamicPartitionsDefinition, MultiPartitionsDefinition
 
 SOURCES = DynamicPartitionsDefinition(name="corpus_sources")
-ETALONS = DynamicPartitionsDefinition(name="etalons")
+SHARDS = DynamicPartitionsDefinition(name="shards")
 SYSTEMS = DynamicPartitionsDefinition(name="systems")
-CELLS = MultiPartitionsDefinition({"etalon": ETALONS, "system": SYSTEMS})
+BENCHMARKS = DynamicPartitionsDefinition(name="benchmarks")
+CELLS = MultiPartitionsDefinition({"shard": SHARDS, "system": SYSTEMS})
 
-
-def cell_key(code: str, system: str) -> MultiPartitionKey:
-    return MultiPartitionKey({"etalon": code, "system": system})
-
-
-def split_cell(key: str) -> tuple[str, str]:
-    """(code, system) of a cell key; dimensions are ordered by name, so 'etalon' comes first."""
-    code, system = key.split("|", 1)
-    return code, system
+# Engine stage group -> the partitions definition of its assets.
+GROUP_PARTITIONS = {"corpus": SOURCES, "etalons": SHARDS, "cells": CELLS, "analytics": BENCHMARKS}

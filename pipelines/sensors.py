@@ -1,31 +1,73 @@
-"""Sensors: under `dagster dev`, notice edited etalons, systems, corpus folders, inbox files and decisions."""
+"""Under `dagster dev`: keep the warehouse current through the daemon, as `etalon update` does in one go.
 
-from dagster import DefaultSensorStatus, SensorEvaluationContext, SkipReason, sensor
+The reconcile sensor records the inputs' versions, records the journal of human acts, plans the first stage
+group that is not current and requests one run for it (the next tick plans the next group). A partition that is
+missing or out of date for any reason — never materialised, a killed run, an input edited while nothing watched —
+is planned, because the plan comes from the inputs and the engine's records, not from a cursor of events.
+"""
 
-from pipelines.observe import observe
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dagster import (
+    DagsterRunStatus,
+    DefaultSensorStatus,
+    RunRequest,
+    RunsFilter,
+    SensorEvaluationContext,
+    SkipReason,
+    sensor,
+)
+
+from evaluation.engine.plan import plan_group
+from evaluation.engine.run import prelude
+from evaluation.engine.stages import GROUPS
+from evaluation.engine.world import World
+from pipelines.dagster_internals import DEFER_TAG
+from pipelines.partitions import GROUP_PARTITIONS
+from pipelines.plans import PLAN_TAG, STAGE_ASSETS, write_plan
 from warehouse.home import resolve_home
-from warehouse.lake import Lake
 
-
-def _observe(context: SensorEvaluationContext) -> SkipReason:
-    home = resolve_home()
-    obs = observe(context.instance, home, Lake(home.lake))
-    parts = ", ".join(f"{a}: {len(p)}" for a, p in obs.changed.items()) or "nothing changed"
-    problems = f"; {len(obs.problems)} input problem(s): {obs.problems[0]}" if obs.problems else ""
-    # Runs are launched by the automation sensor from the new data versions, not by this sensor.
-    return SkipReason(f"observed {parts}{problems}")
+SENSOR_TAG = "etalon/sensor"
 
 
 @sensor(minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
-        description="Records new data versions for changed etalon files, systems, corpus sources and reviews.")
-def inputs_sensor(context: SensorEvaluationContext) -> SkipReason:
-    return _observe(context)
+        description="Plans what differs from the inputs (etalon files, systems, corpus sources, decisions) and "
+                    "requests one run for the first stage group that is not current.")
+def reconcile_sensor(context: SensorEvaluationContext) -> Iterator[RunRequest | SkipReason]:
+    from pipelines.journal import flush
+    from pipelines.observe import observe
 
-
-@sensor(minimum_interval_seconds=15, default_status=DefaultSensorStatus.RUNNING,
-        description="Picks up official texts dropped into $ETALON_HOME/inbox (a corpus source named 'inbox').")
-def inbox_sensor(context: SensorEvaluationContext) -> SkipReason:
+    running = context.instance.get_runs(filters=RunsFilter(
+        tags={SENSOR_TAG: "reconcile"},
+        statuses=[DagsterRunStatus.QUEUED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]), limit=1)
+    if running:
+        yield SkipReason("a reconcile run is in progress")
+        return
     home = resolve_home()
-    if not home.inbox.is_dir() or not any(home.inbox.iterdir()):
-        return SkipReason(f"inbox {home.inbox} is empty")
-    return _observe(context)
+    flush(context.instance, home)
+    world = World.open(home)
+    prelude(world)
+    observe(context.instance, world)
+    for group, stages in GROUPS:
+        plan = plan_group(World.open(home), group)
+        if not plan:
+            continue
+        tags = {DEFER_TAG: "true", SENSOR_TAG: "reconcile",
+                PLAN_TAG: write_plan(home, {"group": group, "partitions": plan.partitions, "verify": {}})}
+        definition = GROUP_PARTITIONS.get(group)
+        if definition is not None:
+            every = definition.get_partition_keys(dynamic_partitions_store=context.instance)
+            tags.update({"dagster/asset_partition_range_start": every[0],
+                         "dagster/asset_partition_range_end": every[-1]})
+        keys = [name for stage in stages for name in STAGE_ASSETS[stage.name]]
+        yield RunRequest(asset_selection=[_key(k) for k in keys], tags=tags)
+        return
+    yield SkipReason("everything is up to date")
+
+
+def _key(name: str):  # type: ignore[no-untyped-def]
+    from dagster import AssetKey
+
+    return AssetKey(name)

@@ -18,6 +18,9 @@ import duckdb
 import polars as pl
 
 from warehouse.lake import Lake
+from warehouse.tables import TABLES
+
+_DUCK = {"string": "VARCHAR", "int64": "BIGINT", "double": "DOUBLE", "bool": "BOOLEAN"}
 
 SCHEMAS = ("raw", "corpus", "bench", "eval")
 # Tables produced by the analytics asset with no view definition of their own: exposed as eval.<name>.
@@ -44,7 +47,14 @@ def create_views(con: duckdb.DuckDBPyConnection, lake: Lake) -> None:
         con.execute("CREATE OR REPLACE SECRET etalon_lake (TYPE s3, PROVIDER credential_chain)")
     for table in lake.tables():
         glob = lake.glob(table).replace("'", "''")
-        con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_parquet('{glob}', union_by_name = true)")
+        spec = TABLES.get(table)
+        if spec is not None and spec.events:
+            columns = ", ".join(f"'{f.name}': '{_DUCK[str(f.type)]}'" for f in spec.schema)
+            con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_json('{glob}', "
+                        f"columns = {{{columns}}}, format = 'newline_delimited', ignore_errors = true)")
+        else:
+            con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_parquet('{glob}', "
+                        "union_by_name = true)")
     for name, sql in view_definitions():
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
     existing = {r[0] for r in con.execute(

@@ -76,7 +76,11 @@ class RemoteRoot:
     def put(self, key: str, table: pa.Table) -> None:
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
-        data = sink.getvalue()
+        self.put_bytes(key, sink.getvalue())
+
+    def put_bytes(self, key: str, data: pa.Buffer | bytes) -> None:
+        """One whole object (a PUT, or a temporary name and a rename where the store sits on a local disk)."""
+        data = data if isinstance(data, pa.Buffer) else pa.py_buffer(data)
         if self.renames:
             self._put_then_rename(key, data)
         else:
@@ -112,6 +116,13 @@ class RemoteRoot:
         except FileNotFoundError:
             return None
 
+    def get_bytes(self, key: str) -> bytes | None:
+        try:
+            with self.fs.open_input_stream(key) as handle:
+                return bytes(handle.read())
+        except FileNotFoundError:
+            return None
+
     def info(self, key: str) -> pafs.FileInfo:
         return self.fs.get_file_info(key)
 
@@ -124,12 +135,13 @@ class RemoteRoot:
             return 0
         return int(info.mtime_ns) if info.mtime_ns is not None else 1  # S3 gives whole seconds
 
-    def parquet_keys(self, prefix: str) -> list[str]:
-        """Every `*.parquet` key under the prefix, in one recursive LIST (paged by the store, ~1,000 per call)."""
+    def parquet_keys(self, prefix: str, suffix: str = ".parquet") -> list[str]:
+        """Every key under the prefix ending in `suffix`, in one recursive LIST (paged by the store, ~1,000 per
+        call)."""
         selector = pafs.FileSelector(prefix, recursive=True, allow_not_found=True)
         return sorted(
             i.path for i in self.fs.get_file_info(selector)
-            if i.type == pafs.FileType.File and i.base_name.endswith(".parquet")
+            if i.type == pafs.FileType.File and i.base_name.endswith(suffix) and not i.base_name.startswith(".")
         )
 
     def folders(self) -> list[str]:

@@ -102,6 +102,19 @@ class Outcome:
     components: dict[str, float]
     explanation: tuple[str, ...]
     moot: frozenset[str] = field(default_factory=frozenset)   # open elements that cannot change the result
+    rule: str | None = None   # the rule that decided the verdict, in words (shown beside every score)
+
+
+def band_rule(score: float, config: MethodologyConfig, *, blocked: bool = False) -> str:
+    """The band rule that `verdict_by_bands` applied, in words."""
+    low, high = config.thresholds.negative_below, config.thresholds.positive_at
+    if score < low:
+        return f"score {score:g} below {low:g}: negative"
+    if score >= high and blocked:
+        return f"score {score:g} reaches {high:g} but a mandatory source is missing: partial"
+    if score >= high:
+        return f"score {score:g} reaches {high:g}: positive"
+    return f"score {score:g} between {low:g} and {high:g}: partial"
 
 
 def verdict_by_bands(score: float, config: MethodologyConfig, *, blocked: bool = False) -> Verdict:

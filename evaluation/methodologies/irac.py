@@ -38,7 +38,10 @@ def score(ctx: Context) -> Outcome:
     verdict: Verdict = "positive" if correctness and analysis else "partial" if correctness else "negative"
     state = value if value is not None else "open (0 until decided)"
     notes = (f"irac: {state}: correctness {correctness}, analysis {analysis}",)
-    return Outcome(total, verdict, {"correctness": float(correctness), "analysis": float(analysis)}, notes)
+    rule = {"positive": "correct with analysis: positive", "partial": "correct without analysis: partial",
+            "negative": "incorrect (or open): negative"}[verdict]
+    return Outcome(total, verdict, {"correctness": float(correctness), "analysis": float(analysis)}, notes,
+                   rule=rule)
 
 
 def irac_system_figure(rows: Iterable[Score | Mapping[str, float]]) -> float:

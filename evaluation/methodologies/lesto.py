@@ -11,7 +11,14 @@ from collections.abc import Sequence
 
 from etalons.model import Etalon
 from evaluation.elements import GRADES, Element, gross_errors, next_steps_text, refusal_element
-from evaluation.methodologies.inputs import AnswerCitation, Context, Outcome, Verdict, verdict_by_bands
+from evaluation.methodologies.inputs import (
+    AnswerCitation,
+    Context,
+    Outcome,
+    Verdict,
+    band_rule,
+    verdict_by_bands,
+)
 from evaluation.methodologies.registry import methodology
 from evaluation.methodologies.sources import EVALUABLE, cites
 
@@ -92,7 +99,13 @@ def score(ctx: Context) -> Outcome:
         total = 0.0
     total = round(total, 2)
     verdict: Verdict = "negative" if gross else verdict_by_bands(total, cfg)
-    return Outcome(total, verdict, {k: round(v, 2) for k, v in components.items()}, tuple(notes))
+    if gross:
+        rule = f"confirmed gross error ({', '.join(gross)}): score 0, negative"
+    elif ctx.value("refusal") == "yes":
+        rule = "confirmed unjustified refusal: score 0, " + verdict
+    else:
+        rule = band_rule(total, cfg)
+    return Outcome(total, verdict, {k: round(v, 2) for k, v in components.items()}, tuple(notes), rule=rule)
 
 
 def _share(weight: float, hit: Sequence[object], of: Sequence[object]) -> float:

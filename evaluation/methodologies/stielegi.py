@@ -10,7 +10,14 @@ from __future__ import annotations
 from etalons.model import Etalon
 from evaluation.elements import Element, gross_errors, refusal_element
 from evaluation.methodologies.config import MethodologyConfig
-from evaluation.methodologies.inputs import Context, ExpectedSource, Outcome, Verdict, verdict_by_bands
+from evaluation.methodologies.inputs import (
+    Context,
+    ExpectedSource,
+    Outcome,
+    Verdict,
+    band_rule,
+    verdict_by_bands,
+)
 from evaluation.methodologies.registry import methodology
 from evaluation.methodologies.sources import EVALUABLE, cites
 
@@ -79,11 +86,13 @@ def score(ctx: Context) -> Outcome:
     if failing:
         notes.append(f"negative: confirmed {', '.join(failing)}")
         verdict = "negative"
+        rule = f"confirmed {', '.join(failing)}: negative whatever the points"
     else:
         verdict = verdict_by_bands(total, ctx.config, blocked=bool(missing))
+        rule = band_rule(total, ctx.config, blocked=bool(missing))
         if missing and total >= ctx.config.thresholds.positive_at:
             notes.append(f"not positive: mandatory source(s) missing: {', '.join(missing)}")
-    return Outcome(total, verdict, components | _text_components(ctx, weights), tuple(notes), moot)
+    return Outcome(total, verdict, components | _text_components(ctx, weights), tuple(notes), moot, rule)
 
 
 def _text_points(ctx: Context, weights: dict[str, float], notes: list[str]) -> float:

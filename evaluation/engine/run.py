@@ -1,0 +1,108 @@
+"""Running the engine as plain functions: the same reconcile the Dagster assets call, without Dagster.
+
+`update` is what `etalon update` does through Dagster (app.runner), minus the runs and the events: the
+benchmarks and the differential tests use it as the reference path, and a full evaluation of a fresh warehouse
+is `update` on an empty one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluation.engine.keys import digest
+from evaluation.engine.plan import GroupPlan, plan_group
+from evaluation.engine.stages import GROUPS
+from evaluation.engine.stages.base import Result, reconcile
+from evaluation.engine.world import World
+from warehouse.home import Home
+from warehouse.tables import BenchmarkRow, EtalonErrorRow, SystemRow
+
+
+@dataclass
+class Summary:
+    """What an update did, per stage: partitions examined, rows recomputed, and the results themselves."""
+
+    results: list[Result] = field(default_factory=list)
+    plans: list[GroupPlan] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def recomputed(self) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for r in self.results:
+            out[r.stage] += len(r.recomputed) if r.stage not in ("corpus", "signatures", "analytics", "report") \
+                else int(r.ran)
+        return dict(out)
+
+    @property
+    def did_anything(self) -> bool:
+        return any(p.partitions for p in self.plans)
+
+    def errors(self) -> int:
+        return sum(r.entry.errors for r in self.results if r.stage in ("answers", "judgments"))
+
+
+def prelude(world: World) -> None:
+    """Store what later stages read of the inputs: benchmark settings, load errors, the configured systems."""
+    world.lake.ensure_schemas()
+    loaded = world.loaded
+    stored = {r["id"]: r for r in world.lake.read_all("benchmarks").to_pylist()}
+    for bench in loaded.benchmarks:
+        row = BenchmarkRow(id=bench.id, name=bench.name, methodology=bench.methodology, canary=bench.canary,
+                           settings=json.dumps(bench.settings(), ensure_ascii=False, sort_keys=True),
+                           shards=bench.shards, path=str(bench.path))
+        if {k: stored.get(bench.id, {}).get(k) for k in row.__dict__} != row.__dict__:
+            world.lake.write("benchmarks", (bench.id,), [row])
+    errors = [EtalonErrorRow(file=e.file, line=e.line, field=e.field, message=str(e), at=world.at)
+              for e in loaded.errors]
+    before = [{k: v for k, v in r.items() if k != "at"} for r in world.lake.read("etalon_errors").to_pylist()]
+    if before != [{k: v for k, v in e.__dict__.items() if k != "at"} for e in errors]:
+        world.lake.write("etalon_errors", (), errors)
+    systems = [SystemRow(id=s.id, kind=s.kind, model=None if s.model == "-" else s.model,
+                         base_url=None if s.base_url == "-" else s.base_url, attempts=s.attempts)
+               for s in world.systems.systems]
+    if world.lake.read("systems").to_pylist() != [s.__dict__ for s in systems]:
+        world.lake.write("systems", (), systems)
+    world.__dict__.pop("settings", None)
+    world.problems.extend(str(e) for e in loaded.errors)
+
+
+def run_group(world: World, group: str, partitions: Sequence[str], force: Sequence[str] = ()) -> list[Result]:
+    """Reconcile every stage of a group over the given partitions, stage by stage (upstream first)."""
+    stages = dict(GROUPS)[group]
+    results = []
+    for stage in stages:
+        for partition in partitions:
+            forced = stage.name in force
+            if hasattr(stage, "reconcile_partition"):
+                results.append(stage.reconcile_partition(world, partition, force=forced))
+            else:
+                results.append(reconcile(stage, world, partition, force=forced))
+        world.index.flush()
+    return results
+
+
+def update(home: Home, echo: Callable[[str], None] = lambda _: None, lake: Any = None) -> Summary:
+    world = World.open(home, lake)
+    prelude(world)
+    summary = Summary()
+    for group, _ in GROUPS:
+        plan = plan_group(world, group)
+        summary.plans.append(plan)
+        if plan:
+            echo(f"{group}: {len(plan.partitions)} partition(s)")
+            summary.results.extend(run_group(world, group, plan.partitions))
+    summary.problems = list(dict.fromkeys(world.problems))
+    from warehouse.catalog import build_catalog
+
+    build_catalog(home.catalog, world.lake)
+    return summary
+
+
+def fingerprint(home: Home) -> str:
+    """A digest of every index entry's output: equal warehouses have equal fingerprints (for tests)."""
+    world = World.open(home)
+    return digest(sorted((k, e.output_digest) for k, e in world.index.entries.items()))

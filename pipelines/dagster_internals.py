@@ -1,0 +1,51 @@
+"""Every piece of Dagster that is not its public API, behind one module.
+
+Etalon records one materialisation per partition with its own data version and provenance (so Dagster's UI
+tells which partitions are current), writes a step's events as one batch, and keeps a cursor of the input
+versions it reported. Dagster offers those only through internal modules, pinned with dagster 1.13.27
+(pyproject.toml). `tests/pipeline/test_dagster_internals.py` checks each name below on the installed Dagster
+and fails loudly, naming it, when an upgrade moves one.
+"""
+
+from __future__ import annotations
+
+from dagster._core.definitions.data_version import (
+    CODE_VERSION_TAG,
+    DATA_VERSION_IS_USER_PROVIDED_TAG,
+    DATA_VERSION_TAG,
+    get_input_data_version_tag,
+    get_input_event_pointer_tag,
+)
+from dagster._core.events import (
+    DagsterEvent,
+    DagsterEventBatchMetadata,
+    DagsterEventType,
+    generate_event_batch_id,
+)
+from dagster._core.events.log import EventLogEntry
+from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
+from dagster._core.storage.sqlalchemy_compat import db_result
+from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
+from dagster._serdes import ConfigurableClassData
+
+DEFER_TAG = "dagster/defer_asset_events"
+NULL_EVENT_POINTER = "NULL"
+
+__all__ = [
+    "CODE_VERSION_TAG",
+    "DATA_VERSION_IS_USER_PROVIDED_TAG",
+    "DATA_VERSION_TAG",
+    "DEFER_TAG",
+    "NULL_EVENT_POINTER",
+    "ConfigurableClassData",
+    "DagsterEvent",
+    "DagsterEventBatchMetadata",
+    "DagsterEventType",
+    "DagsterSqliteStorage",
+    "EventLogEntry",
+    "SqliteEventLogStorage",
+    "db_result",
+    "generate_event_batch_id",
+    "get_input_data_version_tag",
+    "get_input_event_pointer_tag",
+]

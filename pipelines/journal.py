@@ -1,0 +1,72 @@
+"""Recording the journal of human acts in the Dagster instance (see evaluation.engine.journal).
+
+`python -m pipelines.journal HOME` is the detached flusher an act starts; `etalon update` and the reconcile
+sensor call `flush` too, so an entry a killed flusher left is recorded by the next of them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sys
+import time
+
+from dagster import AssetKey, DagsterInstance
+
+from evaluation.engine.journal import folder, pending
+from pipelines.events import Record, observe, runless
+from pipelines.plans import STAGE_ASSETS
+from warehouse.home import Home, resolve_home
+
+LEADERBOARD = ("leaderboard", "leaderboard_indicative")   # the fast path refreshes these tables only
+
+
+def flush(instance: DagsterInstance, home: Home) -> int:
+    """Record every pending entry, oldest first; each is removed only once stored. Returns how many."""
+    from pipelines.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    done = 0
+    for path, entry in pending(home):
+        for item in entry.get("observations", []):
+            observe(instance, AssetKey(item["input"]), {item["partition"]: item["data_version"]})
+        for item in entry.get("events", []):
+            stage = item["stage"]
+            names = LEADERBOARD if stage == "leaderboard" else STAGE_ASSETS.get(stage, ())
+            for name in names:
+                key = AssetKey(name)
+                version = item.get("data_version") or _latest(instance, key, item["partition"])
+                runless(instance, graph, key, [Record(item["partition"], version, item.get("metadata") or {})])
+        path.unlink(missing_ok=True)
+        done += 1
+    return done
+
+
+def _latest(instance: DagsterInstance, key: AssetKey, partition: str) -> str:
+    """A leaderboard refreshed for one system keeps the benchmark's data version plus a mark of the refresh."""
+    from pipelines.dagster_internals import DATA_VERSION_TAG
+
+    record = instance.get_latest_data_version_record(key, False, partition)
+    tags = (record.event_log_entry.tags or {}) if record is not None else {}
+    return f"{tags.get(DATA_VERSION_TAG, 'none')}+{int(time.time())}"
+
+
+def main(argv: list[str]) -> int:
+    home = resolve_home(argv[1] if len(argv) > 1 else None)
+    lock = folder(home) / ".flush.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return 0   # another flusher holds it and will see this entry
+    from pipelines.instance import instance_for
+
+    instance = instance_for(home)
+    while flush(instance, home):
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
