@@ -88,14 +88,19 @@ def _version_of(current_documents: pa.Table) -> str:
     return hashlib.sha256(repr(pairs).encode()).hexdigest()[:16]
 
 
-def current_tables(lake: LakeLike) -> tuple[pa.Table, pa.Table]:
+def current_tables(lake: LakeLike, sources: set[str] | None = None) -> tuple[pa.Table, pa.Table]:
     """Current versions of every document of every source, and their units: one document per ``doc_id``.
 
     The same document can sit in two sources (a folder ingested, then a file inside it, or an inbox drop of a
     file a scheduled source also holds). Counted twice, each of its units would resolve as ``ambiguous``; the
     copy ingested last wins, as the corpus.documents and corpus.units views decide too."""
-    documents = lake.read_all("corpus_documents")
-    units = lake.read_all("corpus_units")
+    if sources is None:
+        documents = lake.read_all("corpus_documents")
+        units = lake.read_all("corpus_units")
+    else:   # only the configured sources: a removed source's documents leave the corpus
+        names = sorted(sources)
+        documents = _concat([lake.read("corpus_documents", n) for n in names]) or lake.read("corpus_documents", "")
+        units = _concat([lake.read("corpus_units", n) for n in names]) or lake.read("corpus_units", "")
     if documents.num_rows:
         documents = documents.filter(pc.fill_null(documents["is_current"], True))
     if units.num_rows:
@@ -103,6 +108,13 @@ def current_tables(lake: LakeLike) -> tuple[pa.Table, pa.Table]:
     if documents.num_rows and pc.count_distinct(documents["doc_id"]).as_py() < documents.num_rows:
         documents, units = _one_copy_each(documents, units)
     return documents, units
+
+
+def _concat(tables: list[pa.Table]) -> pa.Table | None:
+    found = [t for t in tables if t.num_rows]
+    if not found:
+        return None
+    return pa.concat_tables(found, promote_options="default") if len(found) > 1 else found[0]
 
 
 def _one_copy_each(documents: pa.Table, units: pa.Table) -> tuple[pa.Table, pa.Table]:

@@ -32,10 +32,7 @@ def messages_for(system: SystemConfig, etalon: Etalon) -> list[dict[str, str]]:
 
 def params_for(system: SystemConfig, attempt: int) -> dict[str, Any]:
     """Attempts are independent samples: a configured seed is shifted by the attempt number."""
-    params = dict(system.params)
-    if isinstance(params.get("seed"), int):
-        params["seed"] = params["seed"] + attempt - 1
-    return params
+    return system.params_for(attempt)
 
 
 def ask(system: SystemConfig, etalon: Etalon, attempt: int, client: ModelClient, benchmark: str) -> Answer:

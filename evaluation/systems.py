@@ -85,6 +85,13 @@ class SystemConfig(Endpoint):
     system_prompt: str | None = None
     attempts: int = Field(default=1, ge=1, le=100)
 
+    def params_for(self, attempt: int) -> dict[str, Any]:
+        """Attempts are independent samples: a configured seed is shifted by the attempt number."""
+        params = dict(self.params)
+        if isinstance(params.get("seed"), int):
+            params["seed"] = params["seed"] + attempt - 1
+        return params
+
     @model_validator(mode="after")
     def _endpoint_for_openai(self) -> SystemConfig:
         if self.kind == "openai" and (self.base_url == "-" or self.model == "-"):

@@ -23,6 +23,9 @@ from warehouse.tables import TABLES
 _DUCK = {"string": "VARCHAR", "int64": "BIGINT", "double": "DOUBLE", "bool": "BOOLEAN"}
 
 SCHEMAS = ("raw", "corpus", "bench", "eval")
+# Tables whose partitions are analytics frames: their extra columns may differ from one benchmark to the next.
+VARYING = frozenset({"leaderboard", "leaderboard_indicative", "slices", "paired", "judge_agreement",
+                     "judge_disagreements", "pass_at_k", "calibration"})
 # Tables produced by the analytics asset with no view definition of their own: exposed as eval.<name>.
 ANALYTICS_TABLES = ("slices", "judge_agreement", "judge_disagreements", "pass_at_k", "calibration",
                     "passport", "leaderboard_indicative")
@@ -53,8 +56,10 @@ def create_views(con: duckdb.DuckDBPyConnection, lake: Lake) -> None:
             con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_json('{glob}', "
                         f"columns = {{{columns}}}, format = 'newline_delimited', ignore_errors = true)")
         else:
-            con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_parquet('{glob}', "
-                        "union_by_name = true)")
+            # Declared tables are written in their declared shape: binding the view reads one file's schema, not
+            # every file's (union_by_name is kept for tables whose partitions may carry different extra columns).
+            union = ", union_by_name = true" if spec is None or table in VARYING else ""
+            con.execute(f"CREATE OR REPLACE VIEW raw.{table} AS SELECT * FROM read_parquet('{glob}'{union})")
     for name, sql in view_definitions():
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
     existing = {r[0] for r in con.execute(
@@ -64,10 +69,29 @@ def create_views(con: duckdb.DuckDBPyConnection, lake: Lake) -> None:
             con.execute(f"CREATE OR REPLACE VIEW eval.{table} AS SELECT * FROM raw.{table}")
 
 
-def build_catalog(catalog: Path, lake: Lake) -> Path:
-    """Rebuild the catalog beside the old one and swap it in with one rename."""
+def _signature(lake: Lake) -> str:
+    """What the catalog's definitions depend on: the lake's place, its tables and the view definitions."""
+    import hashlib
+
+    h = hashlib.sha256(lake.url.encode("utf-8"))
+    for table in lake.tables():
+        h.update(table.encode("utf-8") + b"\0")
+    for name, sql in view_definitions():
+        h.update(name.encode("utf-8") + sql.encode("utf-8"))
+    return h.hexdigest()[:16]
+
+
+def build_catalog(catalog: Path, lake: Lake, force: bool = False) -> Path:
+    """Rebuild the catalog beside the old one and swap it in with one rename, when its definitions changed.
+
+    Views glob the lake, so new rows and partitions appear without a rebuild; only a new table, a new view
+    definition or a moved lake needs one."""
     lake.ensure_schemas()
     catalog.parent.mkdir(parents=True, exist_ok=True)
+    marker = catalog.with_name(f".{catalog.name}.signature")
+    signature = _signature(lake)
+    if not force and catalog.exists() and marker.exists() and marker.read_text(encoding="utf-8") == signature:
+        return catalog
     fd, tmp_name = tempfile.mkstemp(prefix=".etalon.", suffix=".duckdb.tmp", dir=catalog.parent)
     os.close(fd)
     os.unlink(tmp_name)  # DuckDB wants to create the file itself
@@ -80,6 +104,7 @@ def build_catalog(catalog: Path, lake: Lake) -> Path:
         finally:
             con.close()
         os.replace(tmp, catalog)
+        marker.write_text(signature, encoding="utf-8")
     finally:
         for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
             if leftover.exists():

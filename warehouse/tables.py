@@ -131,6 +131,16 @@ class CorpusUnit:
     is_current: bool
 
 
+@table("corpus_sources")
+@dataclass(frozen=True)
+class CorpusSourceRow:
+    """The sources configured now: a removed source's documents stay in the lake but leave the corpus."""
+
+    name: str
+    kind: str
+    location: str
+
+
 @table("ingest_errors", keys=("source",))
 @dataclass(frozen=True)
 class IngestError:

@@ -62,10 +62,14 @@ class CorpusView:
         self._fp: dict[str, str] = {}
 
     @classmethod
-    def from_lake(cls, lake: Any) -> CorpusView:
+    def from_lake(cls, lake: Any, sources: set[str] | None = None) -> CorpusView:
+        """The corpus of the configured sources (all stored sources when None: the analysts' commands)."""
         from corpus.store import _version_of, current_tables
 
-        documents, units = current_tables(lake)
+        if sources is None:
+            configured = {r["name"] for r in lake.read("corpus_sources").to_pylist()}
+            sources = configured or None
+        documents, units = current_tables(lake, sources)
         version = _version_of(documents) if documents.num_rows else "empty"
         return cls(documents, units, version)
 

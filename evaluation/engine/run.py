@@ -19,7 +19,7 @@ from evaluation.engine.stages import GROUPS
 from evaluation.engine.stages.base import Result, reconcile
 from evaluation.engine.world import World
 from warehouse.home import Home
-from warehouse.tables import BenchmarkRow, EtalonErrorRow, SystemRow
+from warehouse.tables import BenchmarkRow, CorpusSourceRow, EtalonErrorRow, SystemRow
 
 
 @dataclass
@@ -66,7 +66,14 @@ def prelude(world: World) -> None:
                for s in world.systems.systems]
     if world.lake.read("systems").to_pylist() != [s.__dict__ for s in systems]:
         world.lake.write("systems", (), systems)
+    from evaluation.engine.stages.corpus import configured
+
+    sources = [CorpusSourceRow(name=s.name, kind=s.kind, location=str(s.url or s.path))
+               for s in configured(world).values()]
+    if world.lake.read("corpus_sources").to_pylist() != [s.__dict__ for s in sorted(sources, key=lambda s: s.name)]:
+        world.lake.write("corpus_sources", (), sorted(sources, key=lambda s: s.name))
     world.__dict__.pop("settings", None)
+    world.__dict__.pop("corpus", None)
     world.problems.extend(str(e) for e in loaded.errors)
 
 
@@ -81,15 +88,18 @@ def run_group(world: World, group: str, partitions: Sequence[str], force: Sequen
                 results.append(stage.reconcile_partition(world, partition, force=forced))
             else:
                 results.append(reconcile(stage, world, partition, force=forced))
-        world.index.flush()
+    world.index.flush()
     return results
 
 
-def update(home: Home, echo: Callable[[str], None] = lambda _: None, lake: Any = None) -> Summary:
+def update(home: Home, echo: Callable[[str], None] = lambda _: None, lake: Any = None,
+           groups: Sequence[str] | None = None) -> Summary:
     world = World.open(home, lake)
     prelude(world)
     summary = Summary()
     for group, _ in GROUPS:
+        if groups is not None and group not in groups:
+            continue
         plan = plan_group(world, group)
         summary.plans.append(plan)
         if plan:

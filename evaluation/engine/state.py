@@ -96,8 +96,17 @@ class Index:
         self._entries: dict[tuple[str, str], Entry] | None = None
         self._pending: dict[tuple[str, str], Entry] = {}
         self._dropped: set[tuple[str, str]] = set()
+        self._seen: tuple[int, int] | None = None
+
+    def _stat(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
 
     def _load(self) -> dict[tuple[str, str], Entry]:
+        self._seen = self._stat()
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError):
@@ -141,12 +150,14 @@ class Index:
         if not self._pending and not self._dropped:
             return
         with self.locks.hold("index"):
-            current = self._load()
+            # Another process may have written since this one read the file: merge into what is there now.
+            current = self._load() if self._entries is None or self._stat() != self._seen else dict(self._entries)
             for key in self._dropped:
                 current.pop(key, None)
             current.update(self._pending)
             self._save(current)
             self._entries = current
+            self._seen = self._stat()
         self._pending, self._dropped = {}, set()
 
     def _save(self, entries: Mapping[tuple[str, str], Entry]) -> None:

@@ -20,11 +20,11 @@ from etalons.benchmark import scoring_overrides
 from etalons.model import Etalon
 from evaluation.engine.corpus_view import CorpusView
 from evaluation.engine.keys import DEFAULT_SHARDS, Part, Shard, digest, shard_index
-from evaluation.engine.state import Index, Locks
+from evaluation.engine.state import Index, Locks, read_ledger
 from evaluation.systems import JudgeConfig, SystemConfig, SystemsConfigError, SystemsFile, load_systems
 from warehouse.home import Home
 from warehouse.lake import EVENT_SEPARATOR, Lake, decode_key
-from warehouse.tables import EtalonVersionRow
+from warehouse.tables import EtalonVersionRow, LedgerRow
 
 
 def now() -> str:
@@ -177,6 +177,17 @@ class World:
         """The cell partitions that exist now: every stored shard with every configured system."""
         chosen = list(shards) if shards is not None else self.stored_shards()
         return sorted(Part(s, sys.id) for s in chosen for sys in self.systems.systems)
+
+    # -- ledgers (read once per run, kept current by the writes of this run) ------------------------------
+    def ledger(self, stage: str, key: tuple[str, ...]) -> dict[tuple[str, str, int], LedgerRow]:
+        cache: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str, int], LedgerRow]] = \
+            self.__dict__.setdefault("_ledgers", {})
+        if (stage, key) not in cache:
+            cache[(stage, key)] = read_ledger(self.lake, stage, key)
+        return cache[(stage, key)]
+
+    def remember_ledger(self, stage: str, key: tuple[str, ...], rows: dict[tuple[str, str, int], LedgerRow]) -> None:
+        self.__dict__.setdefault("_ledgers", {})[(stage, key)] = dict(rows)
 
     # -- human events ------------------------------------------------------------------------------------
     def event_names(self, table: str, benchmark: str, code: str) -> list[str]:

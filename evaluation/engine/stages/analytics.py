@@ -11,14 +11,15 @@ a human decision rewrites only the leaderboard rows of the system it concerns.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
-
-import polars as pl
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from evaluation.engine.keys import Part, Shard, digest
 from evaluation.engine.stages.base import Result, upstream_output
 from evaluation.engine.state import Entry
 from evaluation.engine.world import World
+
+if TYPE_CHECKING:
+    import polars as pl
 
 VERSION = "analytics-2"
 TABLES = ("leaderboard", "leaderboard_indicative", "slices", "paired", "judge_agreement", "judge_disagreements",
@@ -31,6 +32,7 @@ def shards_of(world: World, benchmark: str) -> list[Shard]:
 
 def benchmark_frames(world: World, benchmark: str, systems: Iterable[str] | None = None) -> dict[str, pl.DataFrame]:
     """The current scores (with `indicative`), judgments and decisions of a benchmark, as polars frames."""
+
     configured = {s.id for s in world.systems.systems}
     wanted = configured if systems is None else configured & set(systems)
     signed = {(r["code"], r["version"]) for r in world.lake.read("signature_ledger", benchmark).to_pylist()}
@@ -51,6 +53,8 @@ def benchmark_frames(world: World, benchmark: str, systems: Iterable[str] | None
 
 
 def _frame(rows: list[dict[str, Any]], table: str) -> pl.DataFrame:
+    import polars as pl
+
     from warehouse.tables import TABLES as RECORDS
 
     if rows:
@@ -62,6 +66,8 @@ def _frame(rows: list[dict[str, Any]], table: str) -> pl.DataFrame:
 
 
 def _decisions(world: World, benchmark: str) -> pl.DataFrame:
+    import polars as pl
+
     rows = []
     for code in world.lake.folders("decisions", benchmark):
         undone = {r["decision_id"]: r for r in world.lake.read_events("revocations", benchmark, code).to_pylist()}
@@ -75,6 +81,8 @@ def _decisions(world: World, benchmark: str) -> pl.DataFrame:
 
 
 def compute(frames: dict[str, pl.DataFrame], benchmark: str) -> dict[str, pl.DataFrame]:
+    import polars as pl
+
     from evaluation import analytics
 
     scores = frames["scores"]
@@ -95,6 +103,7 @@ def compute(frames: dict[str, pl.DataFrame], benchmark: str) -> dict[str, pl.Dat
 
 
 def _write(world: World, benchmark: str, tables: dict[str, pl.DataFrame]) -> str:
+
     for name, frame in tables.items():
         world.lake.write(name, (benchmark,), frame.to_arrow())
     return digest({n: f.write_json() for n, f in sorted(tables.items())})
@@ -152,6 +161,8 @@ def refresh_leaderboard_rows(world: World, benchmark: str, system: str) -> None:
     Every interval is computed per (benchmark, system) from that system's cells alone, so the rows equal what a
     full rebuild gives; the other analytics tables of the benchmark wait for the next update (its index entry
     stays stale until then)."""
+    import polars as pl
+
     from evaluation import analytics
 
     frames = benchmark_frames(world, benchmark, systems=[system])

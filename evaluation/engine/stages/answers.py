@@ -23,10 +23,8 @@ VERSION = "answers-2"
 
 def request_settings(system: SystemConfig, attempt: int) -> dict[str, Any]:
     """What of a system's configuration reaches the model for one attempt (never the key, never limits)."""
-    from evaluation.answering import params_for
-
     return {"base_url": system.base_url, "model": system.model, "system_prompt": system.system_prompt,
-            "params": params_for(system, attempt)}
+            "params": system.params_for(attempt)}
 
 
 def output_hash(row: AnswerRow) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
 from evaluation.engine.keys import digest
-from evaluation.engine.state import Entry, read_ledger, valid, write_ledger
+from evaluation.engine.state import Entry, valid, write_ledger
 from evaluation.engine.world import World
 from warehouse.tables import LedgerRow
 
@@ -93,7 +93,7 @@ def reconcile(stage: Stage, world: World, partition: str, force: bool | Collecti
     codes, whatever their hashes say (`etalon evaluate`)."""
     key = stage.lake_key(partition)
     with world.locks.hold(f"{stage.name}:{partition}"):
-        ledger = read_ledger(world.lake, stage.name, key)
+        ledger = world.ledger(stage.name, key)
         expected = stage.cells(world, partition, ledger)
         if expected is None:
             in_digest = stage.partition_digest(world, partition) or ""   # the partition is frozen (its system was removed): nothing is recomputed
@@ -123,10 +123,12 @@ def reconcile(stage: Stage, world: World, partition: str, force: bool | Collecti
                         output_hash=c.output_hash, touch=_touch(c.touch), touch_hash=c.touch_hash,
                         status=c.status, computed_at=world.at)
                 stat = write_ledger(world.lake, stage.name, key, new_ledger.values())
+                world.remember_ledger(stage.name, key, new_ledger)
             else:
                 stat = world.lake.stat("ledger", stage.name, *key)
                 if stat is None:
                     stat = write_ledger(world.lake, stage.name, key, new_ledger.values())
+                    world.remember_ledger(stage.name, key, new_ledger)
             result.recomputed = [c.key for c in stale]
             result.dropped = dropped
         else:

@@ -15,7 +15,6 @@ from evaluation.engine.corpus_view import CorpusView, citation_deps
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, touch_keys, upstream_output
 from evaluation.engine.stages.sources import _touch_digest, touch_summary
-from evaluation.engine.state import read_ledger
 from evaluation.engine.world import World
 from warehouse.tables import CitationRow, LedgerRow
 
@@ -51,7 +50,7 @@ class CitationsStage:
         part = Part.parse(partition)
         if world.system(part.system) is None:
             return None
-        answers = read_ledger(world.lake, "answers", part.lake_key())
+        answers = world.ledger("answers", part.lake_key())
         current = {(r.code, r.version): (r, e) for r, e in world.current_etalons(part.shard)}
         cells = []
         for key, upstream in sorted(answers.items()):

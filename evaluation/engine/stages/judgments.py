@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 
 from evaluation.engine.keys import Part, Shard, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
-from evaluation.engine.state import read_ledger
 from evaluation.engine.world import World
 from evaluation.systems import JudgeConfig
 from warehouse.tables import CandidateRow, JudgmentRow, LedgerRow
@@ -64,9 +63,9 @@ class JudgmentsStage:
         if world.system(part.system) is None:
             return None
         key = part.lake_key()
-        answers = read_ledger(world.lake, "answers", key)
-        citations = read_ledger(world.lake, "citations", key)
-        sources = read_ledger(world.lake, "sources", part.shard.lake_key())
+        answers = world.ledger("answers", key)
+        citations = world.ledger("citations", key)
+        sources = world.ledger("sources", part.shard.lake_key())
         current = {(r.code, r.version): (r, e) for r, e in world.current_etalons(part.shard)}
         judge = judge_fingerprint(world.judge)
         cells = []

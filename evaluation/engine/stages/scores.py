@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
-from evaluation.engine.state import read_ledger
 from evaluation.engine.world import World
 from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow
 
@@ -56,10 +55,10 @@ class ScoresStage:
         if world.system(part.system) is None:
             return None
         key = part.lake_key()
-        answers = read_ledger(world.lake, "answers", key)
-        citations = read_ledger(world.lake, "citations", key)
-        judgments = read_ledger(world.lake, "judgments", key)
-        sources = read_ledger(world.lake, "sources", part.shard.lake_key())
+        answers = world.ledger("answers", key)
+        citations = world.ledger("citations", key)
+        judgments = world.ledger("judgments", key)
+        sources = world.ledger("sources", part.shard.lake_key())
         current = {(r.code, r.version): (r, e) for r, e in world.current_etalons(part.shard)}
         humans = world.human_names(part.benchmark, {c for c, _ in current}, part.system)
         settings = world.settings.get(part.benchmark)
@@ -76,7 +75,9 @@ class ScoresStage:
                      _out(sources.get((k[0], "", 0))), row.version, row.benchmark, row.methodology, row.branch,
                      row.difficulty, row.type, row.jurisdiction, scoring, review, judged,
                      sorted(humans.get(k[0], [])))
-            cells.append(Cell(*k, input_hash=digest(*basis), payload=found))
+            # What this score read of the corpus: the resolved citations and sources it was computed from.
+            seen = digest(_out(citations.get(k)), _out(sources.get((k[0], "", 0))))
+            cells.append(Cell(*k, input_hash=digest(*basis), payload=(*found, seen)))
         return cells
 
     def current_versions(self, world: World, partition: str) -> set[tuple[str, str]]:
@@ -115,7 +116,7 @@ class ScoresStage:
         events = _human_events(world, part, {c.code for c in cells})
         out: dict[CellKey, Computed] = {}
         for cell in cells:
-            row, etalon = cell.payload
+            row, etalon, seen = cell.payload
             answer = answers.get(cell.key)
             if answer is None:
                 continue
@@ -123,7 +124,7 @@ class ScoresStage:
             score, items = score_one(
                 part, row, etalon, answer, citations.get(cell.key, []), judgments.get(cell.key, []),
                 candidates.get(cell.key, []), sources.get(row.code, []), overrides, events, world.judge is not None,
-                cell.input_hash, world.at, corpus_seen(citations.get(cell.key, []), sources.get(row.code, [])))
+                cell.input_hash, world.at, seen)
             visible = ([v for k, v in score.__dict__.items() if k not in ("scored_at", "input_hash")],
                        [i.__dict__ for i in items])
             out[cell.key] = Computed({"scores": [score], "review_items": items}, digest(visible))
@@ -135,12 +136,6 @@ class ScoresStage:
 
 def _out(row: LedgerRow | None) -> str | None:
     return row.output_hash if row is not None else None
-
-
-def corpus_seen(citations: Sequence[Mapping[str, Any]], sources: Sequence[Mapping[str, Any]]) -> str:
-    """The corpus as this score saw it: the resolution of every citation and source it read."""
-    return digest(sorted(str(c.get("input_hash")) for c in citations),
-                  sorted(str(s.get("corpus_version")) for s in sources))
 
 
 def _human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:

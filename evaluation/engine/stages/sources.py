@@ -15,7 +15,6 @@ from etalons.loader import LoadedEtalon
 from evaluation.engine.corpus_view import citation_deps
 from evaluation.engine.keys import Shard, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, etalon_of_row, touch_keys, upstream_output
-from evaluation.engine.state import read_ledger
 from evaluation.engine.world import World
 from warehouse.tables import EtalonSourceRow, LedgerRow
 
@@ -36,7 +35,7 @@ class SourcesStage:
 
     def cells(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> list[Cell]:
         shard = Shard.parse(partition)
-        etalons = read_ledger(world.lake, "etalons", shard.lake_key())
+        etalons = world.ledger("etalons", shard.lake_key())
         cells = []
         for row, etalon in world.current_etalons(shard):
             upstream = etalons.get((row.code, "", 0))
@@ -97,7 +96,7 @@ def _touch_digest(world: World, stage: str, partition: str, key: tuple[str, ...]
         entry = world.index.get(stage, partition)
         if entry is not None and entry.corpus_version == world.corpus.version:
             return entry.touch_digest
-        ledger = read_ledger(world.lake, stage, key)
+        ledger = world.ledger(stage, key)
     hashes = []
     for k, row in ledger.items():
         keys = touch_keys(row)
