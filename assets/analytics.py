@@ -79,7 +79,7 @@ def _cell(value: Any) -> str:
 @asset(deps=list(TABLES), group_name="analytics", automation_condition=on_change(),
        description="A static HTML report ($ETALON_HOME/report/index.html) with the leaderboard and its plots.")
 def report(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> MaterializeResult[None]:
-    from evaluation.report_build import build_report
+    from evaluation.report import build_report
 
     path = build_report(warehouse.paths(), warehouse.lake())
     return MaterializeResult(metadata={"path": str(path)})
