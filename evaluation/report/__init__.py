@@ -56,15 +56,21 @@ def render_site(data: ReportData, *, title: str = TITLE, generated_at: str | Non
     for system in systems:
         files[f"systems/{links.systems[system]}"] = system_page(system, scores, board_list, links, etalon_rows,
                                                                 data.answers, info.get(system))
+    # One pass per table instead of one filter per etalon: a benchmark of 100,000 etalons stays linear.
+    by_code = {name: _by_code(frame) for name, frame in (("scores", scores), ("sources", data.sources),
+               ("answers", data.answers), ("citations", data.citations), ("review", data.review))}
     for code, etalon in etalon_rows.items():
+        mine = {name: parts.get(code, pl.DataFrame()) for name, parts in by_code.items()}
         files[f"etalons/{links.etalons[code]}"] = etalon_page(
-            code, etalon, scores, board_list, links, _of_code(data.sources, code), data.answers, data.citations,
-            data.review)
+            code, etalon, mine["scores"], board_list, links, mine["sources"], mine["answers"], mine["citations"],
+            mine["review"])
     return files
 
 
-def _of_code(frame: pl.DataFrame, code: str) -> pl.DataFrame:
-    return frame.filter(pl.col("code") == code) if frame.height and "code" in frame.columns else pl.DataFrame()
+def _by_code(frame: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    if frame.is_empty() or "code" not in frame.columns:
+        return {}
+    return {str(key[0]): part for key, part in frame.partition_by("code", as_dict=True).items()}
 
 
 def build_report(home: Home, lake: Lake) -> Path:

@@ -28,6 +28,7 @@ class Column:
     render: Callable[[Row], str]   # the cell's HTML, escaped by the renderer
     numeric: bool = False
     source: str | None = None      # the view column(s) behind it, shown as the header's tooltip
+    word: bool = False             # short words (a priority, a status): never broken inside
 
 
 def table(rows: Iterable[Row], columns: Sequence[Column], css: str = "", caption: str | None = None) -> str:
@@ -37,7 +38,8 @@ def table(rows: Iterable[Row], columns: Sequence[Column], css: str = "", caption
         for c in columns
     )
     body = "".join(
-        "<tr>" + "".join(f"<td class='{'num' if c.numeric else 'text'}'>{c.render(row)}</td>" for c in columns)
+        "<tr>" + "".join(f"<td class='{'num' if c.numeric else 'text word' if c.word else 'text'}'>"
+                         f"{c.render(row)}</td>" for c in columns)
         + "</tr>"
         for row in rows
     )

@@ -99,7 +99,7 @@ def etalon_page(code: str, etalon: Row, scores: pl.DataFrame, boards: Sequence[B
     if etalon.get("question"):
         body += section("question", "The case", f"<div class='answer'>{esc(etalon['question'])}</div>", 2)
     body += section("sources", "Sources the answer should cite", _sources(sources), 2)
-    mine = rows(scores.filter(pl.col("code") == code).sort("system", "attempt"))
+    mine = rows(scores.filter(pl.col("code") == code).sort("system", "attempt")) if scores.height else []
     answers_by = {(str(r["system"]), int(r["attempt"])): r for r in rows(answers.filter(pl.col("code") == code))} \
         if answers.height else {}
     parts = []
@@ -133,7 +133,7 @@ def _sources(sources: pl.DataFrame) -> str:
     ordered = sources.sort("idx") if "idx" in sources.columns else sources
     return table(rows(ordered), [
         Column("Citation", text("citation"), source="citation"),
-        Column("Priority", text("priority"), source="priority"),
+        Column("Priority", text("priority"), source="priority", word=True),
         Column("Condition", text("condition"), source="condition"),
         Column("In the corpus", lambda r: esc(r.get("status")) + (f" ({esc(r['reason'])})" if r.get("reason")
                                                                   else ""), source="status, reason"),

@@ -165,8 +165,8 @@ def _etalons(data: ReportData, links: Links) -> str:
             + table(rows(listed), [
                 Column("Etalon", lambda r: links.etalon(r["code"]), source="code"),
                 Column("Title", text("title"), source="title"),
-                Column("Methodology", text("methodology"), source="methodology"),
-                Column("Status", text("status"), source="status"),
+                Column("Methodology", text("methodology"), source="methodology", word=True),
+                Column("Status", text("status"), source="status", word=True),
                 *per_system,
             ], "etalons"))
 

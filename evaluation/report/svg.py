@@ -173,9 +173,9 @@ def reliability_plot(points: Sequence[ReliabilityPoint], plot_id: str, title: st
     if not points:
         return ""
     series = sorted({p.series for p in points})
-    size, left, top = 300.0, 48.0, 14.0
+    size, left, top = 300.0, 48.0, 26.0
     legend_w = min(MAX_WIDTH - left - size - 30, max(text_width(s, 12) for s in series) + 30)
-    width, height = left + size + 24 + legend_w, top + size + 44
+    width, height = left + size + 24 + legend_w, top + size + 46
 
     def px(v: float) -> float:
         return left + size * v
@@ -186,10 +186,11 @@ def reliability_plot(points: Sequence[ReliabilityPoint], plot_id: str, title: st
     body = [f"<rect x='{left:.0f}' y='{top:.0f}' width='{size:.0f}' height='{size:.0f}' fill='none' stroke='#ccc'/>",
             f"<line x1='{px(0):.0f}' y1='{py(0):.0f}' x2='{px(1):.0f}' y2='{py(1):.0f}' stroke='#999' "
             "stroke-dasharray='4 3'/>"]
-    for tick in (0.0, 0.5, 1.0):
-        body.append(_text(px(tick), top + size + 16, pct(tick), "middle", 11, "fill='#555'"))
-        body.append(_text(left - 6, py(tick) + 4, pct(tick), "end", 11, "fill='#555'"))
-    body.append(_text(left + size / 2, top + size + 34, "stated confidence", "middle", 11))
+    for tick, anchor in ((0.0, "start"), (0.5, "middle"), (1.0, "end")):
+        body.append(_text(px(tick), top + size + 18, pct(tick), anchor, 11, "fill='#555'"))
+        body.append(_text(left - 8, py(tick) + 4, pct(tick), "end", 11, "fill='#555'"))
+    body.append(_text(left + size / 2, top + size + 38, "stated confidence", "middle", 11))
+    body.append(_text(left, top - 10, "positive verdicts", "start", 11))
     largest = max(p.n for p in points)
     for index, name in enumerate(series):
         colour = SERIES[index % len(SERIES)]
@@ -201,11 +202,9 @@ def reliability_plot(points: Sequence[ReliabilityPoint], plot_id: str, title: st
             body.append(f"<circle cx='{px(p.confidence):.1f}' cy='{py(p.observed):.1f}' r='{radius:.1f}' "
                         f"fill='{colour}' fill-opacity='0.7'><title>{esc(name)}: {p.n} answers, stated "
                         f"{pct(p.confidence)}, positive {pct(p.observed)}</title></circle>")
-        ly = top + 10 + index * 20
+        ly = top + 12 + index * 20
         body.append(f"<rect x='{left + size + 24:.0f}' y='{ly - 9:.0f}' width='12' height='12' fill='{colour}'/>")
         body.append(_text(left + size + 42, ly + 2, fit(name, legend_w - 22), full=name))
-    body.append(_text(14, top + size / 2, "positive verdicts", "middle", 11,
-                      f"transform='rotate(-90 14 {top + size / 2:.0f})'"))
     return _svg(width, height, body, plot_id, title)
 
 
