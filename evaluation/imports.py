@@ -1,4 +1,9 @@
-"""Answers produced elsewhere: Etalon JSON Lines (CONTRACT section 7), Inspect AI logs, promptfoo output.
+"""Answers produced elsewhere: Etalon JSON Lines, Inspect AI logs, promptfoo output.
+
+Etalon JSON Lines, one answer per line:
+  {"code": "NAS-01", "text": "...", "sources": ["ст. 1152 ГК РФ"], "attempt": 1, "confidence": 0.8}
+`sources` (the answer's own list of sources), `attempt` (default 1) and `confidence` (the system's probability,
+from 0 to 1, that the answer is right; it feeds eval.calibration) are optional.
 
 Teams already run evaluation tools; bringing their answers in must not need a re-run. Bad lines do not
 stop an import: each is reported with the file, the line (or sample), the field and what was expected, and
@@ -15,6 +20,7 @@ Mapping a foreign sample to an etalon code, first match wins:
 from __future__ import annotations
 
 import json
+import math
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -54,6 +60,7 @@ class _Row:
     sources: Any = ()
     error: str | None = None
     model: str | None = None
+    confidence: Any = None
 
 
 def import_answers(path: Path | str, system: str, etalons: Mapping[str, Etalon], benchmark: str) -> ImportResult:
@@ -91,7 +98,8 @@ def import_jsonl(path: Path | str, system: str, etalons: Mapping[str, Etalon], b
         if not isinstance(obj, dict):
             errors.append(ImportIssue(str(path), str(n), None, "a JSON object"))
             continue
-        rows.append(_Row(str(n), obj.get("code"), obj.get("text"), obj.get("attempt", 1), obj.get("sources", ())))
+        rows.append(_Row(str(n), obj.get("code"), obj.get("text"), obj.get("attempt", 1), obj.get("sources", ()),
+                         confidence=obj.get("confidence")))
     return _finish(path, rows, errors, system, etalons, benchmark, "jsonl")
 
 
@@ -163,7 +171,8 @@ def _finish(path: Path, rows: Iterable[_Row], errors: list[ImportIssue], system:
             system=system, benchmark=benchmark, code=code, version=etalon.version,
             question_version=etalon.question_version, attempt=attempt, text=row.text or "",
             status="error" if row.error else "ok", error=str(row.error) if row.error else None,
-            sources=tuple(row.sources), created_at=now, passport=json.dumps(passport, ensure_ascii=False)))
+            sources=tuple(row.sources), created_at=now, passport=json.dumps(passport, ensure_ascii=False),
+            confidence=None if row.confidence is None else float(row.confidence)))
     return ImportResult(answers, errors)
 
 
@@ -178,7 +187,14 @@ def _check(row: _Row, etalons: Mapping[str, Etalon]) -> tuple[str, str] | None:
         return "attempt", "a whole number from 1"
     if not isinstance(row.sources, list | tuple) or not all(isinstance(s, str) for s in row.sources):
         return "sources", "a list of citation strings"
+    if row.confidence is not None and not _probability(row.confidence):
+        return "confidence", f"a probability from 0 to 1 (a number, or null), got {row.confidence!r}"
     return None
+
+
+def _probability(value: Any) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+            and 0 <= value <= 1)
 
 
 def _code_from_id(sample_id: str, etalons: Mapping[str, Etalon]) -> str | None:

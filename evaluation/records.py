@@ -31,6 +31,7 @@ class Answer:
     cost: float | None = None
     created_at: str | None = None
     passport: str | None = None      # JSON: model, endpoint, prompt hash, parameters, code version
+    confidence: float | None = None  # the system's own probability, in [0, 1], that this answer is right
 
 
 @dataclass(frozen=True)

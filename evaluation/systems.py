@@ -20,6 +20,7 @@ Pointing Etalon at a real endpoint (any OpenAI-compatible API: OpenAI, OpenRoute
         timeout_s: 120
         retries: 4                                # 429 / 5xx / timeouts, honouring Retry-After
         price: {input: 0.15, output: 0.60}        # per 1000 tokens, for the cost column
+        confidence: json                          # none | json | logprobs: its own confidence (calibration)
     judge:
       base_url: https://openrouter.ai/api/v1
       model: openai/gpt-4o
@@ -84,6 +85,17 @@ class SystemConfig(Endpoint):
     model: str = "-"
     system_prompt: str | None = None
     attempts: int = Field(default=1, ge=1, le=100)
+    confidence: Literal["none", "json", "logprobs"] = "none"   # where its own confidence is (evaluation.confidence)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _logprobs_requested(cls, data: Any) -> Any:
+        """`confidence: logprobs` needs the endpoint to send them: ask for them in every request."""
+        if isinstance(data, dict) and data.get("confidence") == "logprobs":
+            params = data.get("params")
+            if params is None or isinstance(params, dict):  # anything else: the field's own error says so
+                data = {**data, "params": {"logprobs": True, **(params or {})}}
+        return data
 
     def params_for(self, attempt: int) -> dict[str, Any]:
         """Attempts are independent samples: a configured seed is shifted by the attempt number."""

@@ -42,6 +42,7 @@ class Rule:
     times: int | None = None
     retry_after: float | None = 1.0      # for 429 / 503
     delay_s: float = 0.0                 # for "slow"
+    logprob: float = -0.1                # per reply token, when the request asks for logprobs
     hits: int = field(default=0, compare=False)
 
     def matches(self, body: dict[str, Any]) -> bool:
@@ -205,7 +206,7 @@ class TestServer:
                 self._json(200, {
                     "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion",
                     "created": int(time.time()), "model": body.get("model", "test-model"),
-                    "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                    "choices": [{"index": 0, "finish_reason": "stop", "logprobs": _logprobs(body, content, rule),
                                  "message": {"role": "assistant", "content": content, "refusal": refusal}}],
                     "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
                               "total_tokens": prompt + completion},
@@ -230,6 +231,14 @@ class TestServer:
                 self.close_connection = True
 
         return Handler
+
+
+def _logprobs(body: dict[str, Any], content: str | None, rule: Rule | None) -> dict[str, Any] | None:
+    """Token log-probabilities as OpenAI returns them, one per whitespace token, when the request asks."""
+    if not body.get("logprobs") or not content:
+        return None
+    value = rule.logprob if rule is not None else -0.1
+    return {"content": [{"token": t, "logprob": value, "bytes": None, "top_logprobs": []} for t in content.split()]}
 
 
 def rules_from_yaml(path: Path | str) -> list[Rule]:

@@ -35,7 +35,7 @@ class ReportStage:
                 and (world.home.report_dir / "index.html").exists())
 
     def reconcile_partition(self, world: World, partition: str, force: bool = False) -> Result:
-        from evaluation.report_build import build_report
+        from evaluation.report import build_report
 
         with world.locks.hold(self.name):
             in_digest = self.partition_digest(world, partition) or ""

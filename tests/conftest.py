@@ -1,0 +1,17 @@
+"""Fixtures shared across test folders: one real demo run into a temporary warehouse per session, read by the
+pipeline tests, the report's browser tests and the test that runs the README's SQL."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.pipeline.conftest import etalon
+
+
+@pytest.fixture(scope="session")
+def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("demo") / "warehouse"
+    result = etalon("demo", home=home)
+    assert result.returncode == 0, result.stderr[-3000:]
+    yield home
