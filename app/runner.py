@@ -144,7 +144,8 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     if reaped:
         echo(f"{reaped} run(s) of a killed etalon process marked failed; their work is planned again")
     world = World.open(home)
-    prelude(world)
+    for note in prelude(world):
+        echo(note)
     observe(instance, world)
     log = RunLog(problems=list(dict.fromkeys(world.problems)))
     for problem in log.problems:

@@ -1,28 +1,44 @@
 """What people change: corpus folders, etalon files, benchmark settings, systems, the judge, decisions, signatures.
 
-These are external assets. `etalon update` (and the reconcile sensor under `dagster dev`) records a new data
-version for each one whose version changed (evaluation.engine.inputs): the version the engine folds into every
-partition downstream, so Dagster's view of what is current is the engine's.
+These are observable source assets: observing one (from the UI, or as `etalon update` and the reconcile sensor
+do for all of them) records its data version — the version the engine folds into every partition downstream
+(evaluation.engine.inputs), so Dagster's view of what is current is the engine's.
 """
 
-from __future__ import annotations
+from typing import Any
 
-from dagster import AssetSpec
+from dagster import DataVersion, DataVersionsByPartition, PartitionsDefinition, observable_source_asset
 
 from pipelines.partitions import BENCHMARKS, CELLS, SHARDS, SOURCES, SYSTEMS
 
+
+def _versions(context: Any, name: str) -> dict[str | None, str]:
+    from evaluation.engine.inputs import versions
+    from evaluation.engine.world import World
+
+    home = context.resources.warehouse.paths()
+    return versions(World.open(home)).get(name, {})
+
+
+def _input(name: str, description: str, partitions_def: PartitionsDefinition | None = None) -> Any:
+    @observable_source_asset(name=name, partitions_def=partitions_def, group_name="inputs",
+                             description=description, required_resource_keys={"warehouse"})
+    def observe(context: Any) -> DataVersion | DataVersionsByPartition:
+        found = _versions(context, name)
+        if partitions_def is None:
+            return DataVersion(found.get(None, "absent"))
+        return DataVersionsByPartition({p: v for p, v in found.items() if p is not None})
+
+    return observe
+
+
 INPUTS = [
-    AssetSpec("corpus_files", partitions_def=SOURCES, group_name="inputs",
-              description="The files behind a corpus source (a folder or a fetched HTTP index)."),
-    AssetSpec("etalon_files", partitions_def=SHARDS, group_name="inputs",
-              description="The etalon YAML files of one benchmark shard, as lawyers edit them."),
-    AssetSpec("benchmark_settings", partitions_def=SHARDS, group_name="inputs",
-              description="benchmark.yaml: weights, thresholds, partial credit per methodology; shards; review."),
-    AssetSpec("system_configs", partitions_def=SYSTEMS, group_name="inputs",
-              description="A system under test: its systems.yaml entry and its imported answers."),
-    AssetSpec("judge_config", group_name="inputs", description="The judge section of systems.yaml, and its prompts."),
-    AssetSpec("reviews", partitions_def=CELLS, group_name="inputs",
-              description="Human decisions, undos and approvals on the cells of one shard and system."),
-    AssetSpec("signature_events", partitions_def=BENCHMARKS, group_name="inputs",
-              description="Lawyers' signatures of etalon versions (sealed events), per benchmark."),
+    _input("corpus_files", "The files behind a corpus source (a folder or a fetched HTTP index).", SOURCES),
+    _input("etalon_files", "The etalon YAML files of one benchmark shard, as lawyers edit them.", SHARDS),
+    _input("benchmark_settings", "benchmark.yaml: weights, thresholds, partial credit per methodology; shards; "
+           "review.", SHARDS),
+    _input("system_configs", "A system under test: its systems.yaml entry and its imported answers.", SYSTEMS),
+    _input("judge_config", "The judge section of systems.yaml, and its prompts."),
+    _input("reviews", "Human decisions, undos and approvals on the cells of one shard and system.", CELLS),
+    _input("signature_events", "Lawyers' signatures of etalon versions (sealed events), per benchmark.", BENCHMARKS),
 ]

@@ -45,9 +45,24 @@ class Summary:
         return sum(r.entry.errors for r in self.results if r.stage in ("answers", "judgments"))
 
 
-def prelude(world: World) -> None:
-    """Store what later stages read of the inputs: benchmark settings, load errors, the configured systems."""
+def prelude(world: World) -> list[str]:
+    """Store what later stages read of the inputs: benchmark settings, load errors, the configured systems.
+
+    A warehouse written by an older Etalon is carried over first (evaluation.engine.migrate); returns what
+    that did, in sentences, for the person running the update."""
+    from evaluation.engine import migrate
+
+    notes: list[str] = []
+    layout = migrate.format_of(world.lake)
+    if layout == 1:
+        from etalons.seal import signing_key
+
+        key = signing_key(world.home.root, create=True)
+        assert key is not None
+        notes = migrate.migrate(world.lake, key)
     world.lake.ensure_schemas()
+    if layout is None:
+        migrate.mark(world.lake)
     loaded = world.loaded
     stored = {r["id"]: r for r in world.lake.read_all("benchmarks").to_pylist()}
     for bench in loaded.benchmarks:
@@ -75,6 +90,7 @@ def prelude(world: World) -> None:
     world.__dict__.pop("settings", None)
     world.__dict__.pop("corpus", None)
     world.problems.extend(str(e) for e in loaded.errors)
+    return notes
 
 
 def run_group(world: World, group: str, partitions: Sequence[str], force: Sequence[str] = ()) -> list[Result]:
@@ -95,7 +111,8 @@ def run_group(world: World, group: str, partitions: Sequence[str], force: Sequen
 def update(home: Home, echo: Callable[[str], None] = lambda _: None, lake: Any = None,
            groups: Sequence[str] | None = None) -> Summary:
     world = World.open(home, lake)
-    prelude(world)
+    for note in prelude(world):
+        echo(note)
     summary = Summary()
     for group, _ in GROUPS:
         if groups is not None and group not in groups:

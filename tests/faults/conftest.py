@@ -28,7 +28,6 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "etalons" / "sample"
 CODES = ("DOG-01", "NAS-01", "ZHK-01")
 ETALON_BIN = Path(sys.executable).with_name("etalon")
-REFRESH = Path(__file__).with_name("refresh.py")
 KEY_ENV = "FAULTS_SUT_KEY"
 SECRET = "sk-faults-7f3c9e1d0b5a4c2e8d6f"   # recognisable, so a leak is found by grep
 
@@ -69,10 +68,9 @@ class Project:
         return subprocess.Popen([str(ETALON_BIN), *cmd], env=self.env(), text=True, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=self.root)
 
-    def refresh(self, groups: str = "2,3", timeout: float = 240) -> subprocess.CompletedProcess[str]:
-        """Every asset of the given stages explicitly, as `etalon demo` does: the recovery path after a kill."""
-        return subprocess.run([sys.executable, str(REFRESH), groups], env=self.env(), capture_output=True,
-                              text=True, timeout=timeout, cwd=self.root)
+    def refresh(self, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+        """The recovery path after a kill: a plain `etalon update` (it plans from the inputs, not a cursor)."""
+        return self.update(timeout=timeout)
 
     def update(self, timeout: float = 240) -> subprocess.CompletedProcess[str]:
         return self.etalon("update", timeout=timeout)
