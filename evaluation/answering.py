@@ -4,6 +4,10 @@ Only the case goes out. The request is built from the question and the system's 
 parameters, nothing else of the etalon (reference answer, sources, gross errors, canary), so a system
 cannot be graded on what it was shown, and the cache key depends on the question alone: a new etalon
 version with an unchanged question reuses the stored answer, a changed question asks again.
+
+Whatever the endpoint does, `ask` returns an Answer: a failed call, a reply of the wrong shape, an
+oversized or timed-out reply, or an empty text is an `error` answer with its reason (the client's, with
+keys scrubbed), never an exception and never a cached success, so a rerun asks that one cell again.
 """
 
 from __future__ import annotations
@@ -48,8 +52,14 @@ def ask(system: SystemConfig, etalon: Etalon, attempt: int, client: ModelClient,
         raise ValueError(f"attempt {attempt} outside 1..{system.attempts} for system {system.id!r}")
     messages = messages_for(system, etalon)
     params = params_for(system, attempt)
-    result = client.call(system, messages, params=params, tag={"purpose": "answer", "attempt": attempt})
+    result = client.call(system, messages, params=params, tag={"purpose": "answer", "attempt": attempt},
+                         accept=_usable)
     return _answer(system, etalon, attempt, benchmark, messages, params, result)
+
+
+def _usable(content: str) -> str | None:
+    """An empty reply is no answer: an error, not cached, asked again by the next run."""
+    return None if content.strip() else "the endpoint returned an empty answer"
 
 
 def ask_all(system: SystemConfig, etalons: Sequence[Etalon], client: ModelClient, benchmark: str) -> list[Answer]:
@@ -61,7 +71,7 @@ def ask_all(system: SystemConfig, etalons: Sequence[Etalon], client: ModelClient
 
 def _answer(system: SystemConfig, etalon: Etalon, attempt: int, benchmark: str,
             messages: list[dict[str, str]], params: dict[str, Any], result: CallResult) -> Answer:
-    text = result.content or ""
+    text = result.content if isinstance(result.content, str) else ""
     error = result.error
     if result.ok and not text.strip():
         error = "the endpoint returned an empty answer"
