@@ -6,7 +6,7 @@ An answer is cut into sentences; each is folded (evaluation.guards.fold) and tri
 - `rules`: regular expressions over folded text, built from named word lists (`vocab`) so one list of
   imperative verbs or evaluation words serves many rules. A rule may require further patterns (`with`)
   anywhere in the same sentence: "answer yes" is harmless until "to every element" follows. Rules of
-  `on: plain` see the sentence only lower-cased (chat-template markers and JSON need their brackets).
+  `text: plain` see the sentence only lower-cased (chat-template markers and JSON need their brackets).
 - `templates`: known wordings, matched fuzzily (rapidfuzz, word-aligned) so that a typo, an inserted word
   or a changed ending still matches.
 - `examples`: what must be found and what must not (the legal texts); tests check every one of them.
@@ -220,7 +220,7 @@ def load_registry(data: Mapping[str, Any]) -> _Registry:
         if severity not in ("manipulation", "not_evidence"):
             raise ValueError(f"{REGISTRY_FILE.name}: rule {rule_id}: severity {severity!r}, expected "
                              "manipulation or not_evidence")
-        plain = item.get("on", "folded") == "plain"
+        plain = item.get("text", "folded") == "plain"
         patterns = [item["pattern"], *(item.get("with") or ())]
         compiled = [re.compile(p, re.IGNORECASE) if plain else _compile(p, vocab, rule_id) for p in patterns]
         rules.append(_Rule(rule_id, severity, compiled[0], tuple(compiled[1:]), plain))
@@ -241,7 +241,7 @@ def _compile(pattern: str, vocab: Mapping[str, str], rule: str) -> re.Pattern[st
         return f"(?:{vocab[m.group(1)]})"
 
     expanded = _VOCAB_REF.sub(sub, _fold_pattern(pattern))
-    return re.compile(expanded.replace(" ", r"\W+"), re.IGNORECASE)
+    return re.compile(expanded.replace(" ?", r"\W*").replace(" ", r"\W+"), re.IGNORECASE)
 
 
 def _fold_pattern(pattern: str) -> str:
