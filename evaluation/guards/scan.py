@@ -9,6 +9,9 @@ An answer is cut into sentences; each is folded (evaluation.guards.fold) and tri
   `text: plain` see the sentence only lower-cased (chat-template markers and JSON need their brackets).
 - `templates`: known wordings, matched fuzzily (rapidfuzz, word-aligned) so that a typo, an inserted word
   or a changed ending still matches.
+- `signals`: the looser net for wordings nobody foresaw: weighted words of five groups (evaluation,
+  evaluator, the answer speaking of itself, directives, pleas); a sentence where enough of them meet is
+  a manipulation.
 - `examples`: what must be found and what must not (the legal texts); tests check every one of them.
 
 Each finding is `manipulation` (instructions, appeals or verdicts addressed to the evaluator: the cell goes to
@@ -72,10 +75,34 @@ class _Template:
 
 
 @dataclass(frozen=True)
+class _Signals:
+    patterns: tuple[tuple[str, int, re.Pattern[str]], ...]   # (group, weight, pattern)
+    threshold: int
+    groups: int
+    cap: int
+    core: frozenset[str]
+
+    def weigh(self, folded: str) -> tuple[int, list[str]]:
+        """The sentence's total and the words that made it, when it reaches the threshold; else (0, [])."""
+        by_group: dict[str, int] = {}
+        words: list[str] = []
+        for group, weight, pattern in self.patterns:
+            found = sorted({m.group(0) for m in pattern.finditer(folded)})
+            if found:  # each word form once, however often it recurs
+                by_group[group] = min(self.cap, by_group.get(group, 0) + weight * len(found))
+                words.extend(found)
+        total = sum(by_group.values())
+        if total >= self.threshold and len(by_group) >= self.groups and self.core & by_group.keys():
+            return total, words
+        return 0, []
+
+
+@dataclass(frozen=True)
 class _Registry:
     rules: tuple[_Rule, ...]
     templates: tuple[_Template, ...]
     threshold: float
+    signals: _Signals | None = None
 
 
 def scan(text: str) -> tuple[Finding, ...]:
@@ -123,6 +150,10 @@ def _match_sentence(text: str, start: int, end: int, reg: _Registry) -> Finding 
         template, (a, b) = hit
         fa, fb = folded.span(a, b)
         best = _better(best, _finding(text, start, end, template.id, template.severity, sentence[fa:fb]))
+    if reg.signals is not None and (best is None or best.severity != "manipulation"):
+        total, words = reg.signals.weigh(folded.text)
+        if total:
+            best = _better(best, _finding(text, start, end, f"signals:{total}", "manipulation", " / ".join(words)))
     return best
 
 
@@ -231,7 +262,19 @@ def load_registry(data: Mapping[str, Any]) -> _Registry:
             folded = " ".join(folded.split())
             templates.append(_Template(f"template:{lang}:{k}", group.get("severity", "manipulation"), folded,
                                        any("\u0400" <= c <= "\u04ff" for c in folded)))
-    return _Registry(tuple(rules), tuple(templates), float(data.get("template_threshold", 90)))
+    return _Registry(tuple(rules), tuple(templates), float(data.get("template_threshold", 90)),
+                     _load_signals(data.get("signals"), vocab))
+
+
+def _load_signals(data: Mapping[str, Any] | None, vocab: Mapping[str, str]) -> _Signals | None:
+    if not data:
+        return None
+    settings = {"threshold", "groups", "cap", "core"}
+    patterns = [(str(group), int(weight), _compile(str(pattern), vocab, f"signals.{group}"))
+                for group, weights in data.items() if group not in settings
+                for weight, pattern in weights.items()]
+    return _Signals(tuple(patterns), int(data["threshold"]), int(data["groups"]), int(data["cap"]),
+                    frozenset(data["core"]))
 
 
 def _compile(pattern: str, vocab: Mapping[str, str], rule: str) -> re.Pattern[str]:
