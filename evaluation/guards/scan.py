@@ -105,8 +105,12 @@ class _Registry:
     signals: _Signals | None = None
 
 
+@lru_cache(maxsize=4096)
 def scan(text: str) -> tuple[Finding, ...]:
-    """Every passage of `text` addressed to an evaluator, in order, at most one per sentence."""
+    """Every passage of `text` addressed to an evaluator, in order, at most one per sentence.
+
+    Cached: a judge checks the same answer, and often the same quote, once per element and run.
+    """
     reg = _registry()
     out: list[Finding] = []
     for start, end in _sentences(text):
