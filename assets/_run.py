@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from dagster import AssetExecutionContext, AssetKey, Output
+from dagster import AssetExecutionContext, AssetKey, Nothing, Output
 
 from evaluation.engine.stages import STAGES
 from evaluation.engine.stages.base import Result
@@ -23,6 +23,8 @@ from pipelines.plans import PLAN_TAG
 from pipelines.resources import EtalonWarehouse
 
 _WORLDS: dict[str, World] = {}
+# The assets persist through the lake themselves: their Dagster output is Nothing, so no IO manager is involved.
+NOTHING: Any = Nothing
 
 
 def world_for(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> World:

@@ -10,13 +10,12 @@ from dagster import (
     AssetKey,
     AssetSpec,
     BackfillPolicy,
-    Nothing,
     Output,
     asset,
     multi_asset,
 )
 
-from assets._run import run_stage
+from assets._run import NOTHING, run_stage
 from evaluation.engine.stages import analytics as analytics_stage
 from evaluation.engine.stages import report as report_stage
 from evaluation.engine.stages import signatures as signatures_stage
@@ -27,7 +26,7 @@ from pipelines.resources import EtalonWarehouse
 _ALL = AllPartitionMapping()
 
 
-@asset(dagster_type=Nothing, partitions_def=BENCHMARKS, backfill_policy=BackfillPolicy.single_run(), group_name="analytics",
+@asset(dagster_type=NOTHING, partitions_def=BENCHMARKS, backfill_policy=BackfillPolicy.single_run(), group_name="analytics",
        code_version=signatures_stage.VERSION,
        deps=["signature_events", AssetDep("corpus", partition_mapping=_ALL)],
        description="Verified signatures (a forged or altered one is refused) and the signed etalons whose cited "
@@ -50,7 +49,7 @@ def analytics_tables(context: AssetExecutionContext, warehouse: EtalonWarehouse)
     yield from run_stage(context, warehouse, "analytics", [AssetKey(name) for name in TABLES])
 
 
-@asset(dagster_type=Nothing, deps=[AssetDep(name, partition_mapping=_ALL) for name in TABLES], group_name="analytics",
+@asset(dagster_type=NOTHING, deps=[AssetDep(name, partition_mapping=_ALL) for name in TABLES], group_name="analytics",
        code_version=report_stage.VERSION,
        description="The report ($ETALON_HOME/report/): leaderboards, a page per system and per etalon.")
 def report(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:

@@ -16,13 +16,12 @@ from dagster import (
     AssetKey,
     BackfillPolicy,
     MultiToSingleDimensionPartitionMapping,
-    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._run import run_stage
+from assets._run import NOTHING, run_stage
 from evaluation.engine.stages import answers as answers_stage
 from evaluation.engine.stages import citations as citations_stage
 from evaluation.engine.stages import judgments as judgments_stage
@@ -35,7 +34,7 @@ _BY_SYSTEM = MultiToSingleDimensionPartitionMapping(partition_dimension_name="sy
 _SINGLE_RUN = BackfillPolicy.single_run()
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=answers_stage.VERSION,
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=answers_stage.VERSION,
        deps=[AssetDep("etalons", partition_mapping=_BY_SHARD),
              AssetDep("system_configs", partition_mapping=_BY_SYSTEM)],
        description="One stored answer per (etalon version, system, attempt); only the case is sent.")
@@ -43,21 +42,21 @@ def answers(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Itera
     yield from run_stage(context, warehouse, "answers", [AssetKey("answers")])
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=citations_stage.VERSION,
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=citations_stage.VERSION,
        deps=["answers", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        description="Citations of every answer resolved against the corpus; invented ones are not_found.")
 def citations(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     yield from run_stage(context, warehouse, "citations", [AssetKey("citations")])
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=judgments_stage.VERSION,
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=judgments_stage.VERSION,
        deps=["citations", AssetDep("etalon_sources", partition_mapping=_BY_SHARD), "judge_config"],
        description="Candidates, and two independent judge runs per element with a checked literal quote.")
 def judgments(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     yield from run_stage(context, warehouse, "judgments", [AssetKey("judgments")])
 
 
-@asset(dagster_type=Nothing, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=scores_stage.VERSION,
+@asset(dagster_type=NOTHING, partitions_def=CELLS, backfill_policy=_SINGLE_RUN, group_name="cells", code_version=scores_stage.VERSION,
        deps=["judgments", "reviews", AssetDep("benchmark_settings", partition_mapping=_BY_SHARD)],
        description="Score, verdict and status of every answer under its etalon's methodology, with human decisions.")
 def scores(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:

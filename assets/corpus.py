@@ -11,18 +11,17 @@ from dagster import (
     AssetExecutionContext,
     AssetKey,
     BackfillPolicy,
-    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._run import run_stage
+from assets._run import NOTHING, run_stage
 from pipelines.partitions import SOURCES
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=Nothing, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"],
+@asset(dagster_type=NOTHING, partitions_def=SOURCES, backfill_policy=BackfillPolicy.single_run(), deps=["corpus_files"],
        group_name="corpus", code_version="corpus-2",
        description="Documents and their units (article, part, point) from one source; every version kept.")
 def corpus(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:

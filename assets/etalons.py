@@ -11,13 +11,12 @@ from dagster import (
     AssetExecutionContext,
     AssetKey,
     BackfillPolicy,
-    Nothing,
     Output,
     asset,
     asset_check,
 )
 
-from assets._run import run_stage
+from assets._run import NOTHING, run_stage
 from evaluation.engine.keys import Shard
 from evaluation.engine.stages.etalons import VERSION as ETALONS_VERSION
 from evaluation.engine.stages.sources import VERSION as SOURCES_VERSION
@@ -25,14 +24,14 @@ from pipelines.partitions import SHARDS
 from pipelines.resources import EtalonWarehouse
 
 
-@asset(dagster_type=Nothing, partitions_def=SHARDS, backfill_policy=BackfillPolicy.single_run(), deps=["etalon_files"],
+@asset(dagster_type=NOTHING, partitions_def=SHARDS, backfill_policy=BackfillPolicy.single_run(), deps=["etalon_files"],
        group_name="etalons", code_version=ETALONS_VERSION,
        description="Every version of every etalon of the shard; removing a file archives its etalon.")
 def etalons(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> Iterator[Output[None]]:
     yield from run_stage(context, warehouse, "etalons", [AssetKey("etalons")])
 
 
-@asset(dagster_type=Nothing, partitions_def=SHARDS, backfill_policy=BackfillPolicy.single_run(),
+@asset(dagster_type=NOTHING, partitions_def=SHARDS, backfill_policy=BackfillPolicy.single_run(),
        deps=["etalons", AssetDep("corpus", partition_mapping=AllPartitionMapping())],
        group_name="etalons", code_version=SOURCES_VERSION,
        description="The sources of every current etalon resolved against the corpus (bench.sources).")

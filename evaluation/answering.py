@@ -4,6 +4,10 @@ Only the case goes out. The request is built from the question and the system's 
 parameters, nothing else of the etalon (reference answer, sources, gross errors, canary), so a system
 cannot be graded on what it was shown, and the cache key depends on the question alone: a new etalon
 version with an unchanged question reuses the stored answer, a changed question asks again.
+
+Whatever the endpoint does, `ask` returns an Answer: a failed call, a reply of the wrong shape, an
+oversized or timed-out reply, or an empty text is an `error` answer with its reason (the client's, with
+keys scrubbed), never an exception and never a cached success, so a rerun asks that one cell again.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 from etalons.model import Etalon
 from evaluation.client import CallResult, ModelClient
+from evaluation.confidence import reported_confidence
 from evaluation.records import Answer
 from evaluation.systems import SystemConfig
 from evaluation.version import code_version
@@ -42,8 +47,14 @@ def ask(system: SystemConfig, etalon: Etalon, attempt: int, client: ModelClient,
         raise ValueError(f"attempt {attempt} outside 1..{system.attempts} for system {system.id!r}")
     messages = messages_for(system, etalon)
     params = params_for(system, attempt)
-    result = client.call(system, messages, params=params, tag={"purpose": "answer", "attempt": attempt})
+    result = client.call(system, messages, params=params, tag={"purpose": "answer", "attempt": attempt},
+                         accept=_usable)
     return _answer(system, etalon, attempt, benchmark, messages, params, result)
+
+
+def _usable(content: str) -> str | None:
+    """An empty reply is no answer: an error, not cached, asked again by the next run."""
+    return None if content.strip() else "the endpoint returned an empty answer"
 
 
 def ask_all(system: SystemConfig, etalons: Sequence[Etalon], client: ModelClient, benchmark: str) -> list[Answer]:
@@ -55,11 +66,12 @@ def ask_all(system: SystemConfig, etalons: Sequence[Etalon], client: ModelClient
 
 def _answer(system: SystemConfig, etalon: Etalon, attempt: int, benchmark: str,
             messages: list[dict[str, str]], params: dict[str, Any], result: CallResult) -> Answer:
-    text = result.content or ""
+    text = result.content if isinstance(result.content, str) else ""
     error = result.error
     if result.ok and not text.strip():
         error = "the endpoint returned an empty answer"
     ok = result.ok and error is None
+    text, confidence = reported_confidence(system.confidence, text, result.raw) if ok else (text, None)
     cost = system.price.cost(result.tokens_in, result.tokens_out) if ok else None
     created = result.created_at or datetime.now(UTC).isoformat(timespec="seconds")
     passport = {
@@ -85,7 +97,7 @@ def _answer(system: SystemConfig, etalon: Etalon, attempt: int, benchmark: str,
         question_version=etalon.question_version, attempt=attempt, text=text if ok else "",
         status="ok" if ok else "error", error=None if ok else error,
         tokens_in=result.tokens_in, tokens_out=result.tokens_out, latency_ms=result.latency_ms, cost=cost,
-        created_at=created, passport=json.dumps(passport, ensure_ascii=False, sort_keys=True),
+        confidence=confidence, created_at=created, passport=json.dumps(passport, ensure_ascii=False, sort_keys=True),
     )
 
 

@@ -4,41 +4,74 @@ Why our own retry loop: the SDK's retries are disabled (max_retries=0) so that e
 Retry-After is honoured with jitter we control, and a run's budget of paid calls is visible in `stats`.
 A successful response is written to the call cache before it is used; an error is returned as an error
 result (never a zero, never cached) so a rerun tries it again. The API key is read from the environment at
-call time, lives only in the SDK object, and is scrubbed from every error message we produce.
+call time, lives only in the SDK object, and is scrubbed from every error message we produce
+(evaluation.redact: scrubbed whole, then cut).
+
+What one call may cost is bounded, per endpoint (systems.yaml, for each system and for the judge):
+
+- `timeout_s` (default 60) bounds the WHOLE call: connecting, sending, waiting and reading the body to its
+  last byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not
+  kept alive by every byte resetting a read timeout: the transfer runs in a worker thread the caller waits
+  for until the deadline, every chunk read is checked against it, and at the deadline the socket is shut.
+  A timed-out try counts as a try and is retried like any timeout (`retries`).
+- `max_reply_bytes` (default 1 MiB, 1048576) bounds the reply body. It is read as a stream and dropped as
+  soon as it passes the limit (a declared Content-Length over the limit is refused before the body is
+  read), so a 50 MB reply is never held whole; the call is an error naming the size and the limit, and
+  is not retried (the endpoint would send it again).
+- A reply of the wrong shape (evaluation.replies) is an error for its own call, not retried and not
+  cached; `call(accept=...)` lets a caller refuse content (an empty answer, an unreadable verdict) on the
+  same terms.
+
+Concurrent processes do not pay twice for one request: a call is made under the cache's in-flight marker
+for its key (evaluation.cache), and a process that finds the marker held waits, then reads the result.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import email.utils
 import json
 import os
 import random
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx2
 import openai
 from pydantic import BaseModel
 
-from evaluation.cache import CallCache, request_key
-from evaluation.systems import Endpoint
+from evaluation.cache import CallCache, InFlightTimeout, request_key
+from evaluation.redact import safe_message, scrub, scrub_known
+from evaluation.replies import Completion, ReplyShapeError, read_completion
+from evaluation.systems import DEFAULT_MAX_REPLY_BYTES, Endpoint
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _RETRY_STATUS = {408, 409, 425, 429}
 _MAX_RETRY_AFTER_S = 120.0
+_GRACE_S = 0.5          # the caller's wait beyond the deadline, for the worker to report its own timeout
+_CHUNK = 64 * 1024
+
+Accept = Callable[[str], str | None]   # content -> why it is refused, or None when it is usable
 
 
 @dataclass(frozen=True)
 class CallResult:
-    """What one logical call gave: content and usage, or an error after the last retry."""
+    """What one logical call gave: content and usage, or an error after the last retry.
+
+    An error result may still carry `content` and `raw`: a reply the caller's `accept` refused, kept so the
+    record shows what came back.
+    """
 
     key: str
     ok: bool
@@ -91,11 +124,108 @@ class _RateLimiter:
             self.sleep(start - now)
 
 
-class _Retryable(Exception):
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+class _DeadlineExceeded(Exception):
+    pass
 
+
+class _TooLarge(Exception):
+    def __init__(self, size: int, limit: int, *, declared: bool) -> None:
+        what = f"{size} bytes" if declared else f"more than {limit} bytes"
+        super().__init__(f"reply of {what} exceeds max_reply_bytes ({limit} bytes); not read further")
+
+
+# -- one bounded transfer -----------------------------------------------------------------------------
+
+class _Transfer:
+    """The limits of the transfer in flight in this context, read by the httpx hooks of the SDK client."""
+
+    def __init__(self, deadline: float, max_bytes: int) -> None:
+        self.deadline = deadline
+        self.max_bytes = max_bytes
+        self.read = 0
+        self.aborted = False
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def check(self) -> None:
+        if self.aborted or self.remaining() <= 0:
+            raise _DeadlineExceeded
+
+    def count(self, n: int) -> None:
+        self.read += n
+        if self.read > self.max_bytes:
+            raise _TooLarge(self.read, self.max_bytes, declared=False)
+
+    def attach(self, sock: socket.socket | None) -> None:
+        with self._lock:
+            self._sock = sock
+            late = self.aborted
+        if late:
+            self.abort()
+
+    def abort(self) -> None:
+        """Wake a read blocked on the socket: the deadline has passed."""
+        with self._lock:
+            self.aborted = True
+            sock = self._sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+_TRANSFER: contextvars.ContextVar[_Transfer | None] = contextvars.ContextVar("etalon_transfer", default=None)
+
+
+class _BoundedStream(httpx2.SyncByteStream):
+    """The raw body, chunk by chunk, against the transfer's deadline and byte limit."""
+
+    def __init__(self, inner: httpx2.SyncByteStream, transfer: _Transfer) -> None:
+        self._inner = inner
+        self._transfer = transfer
+
+    def __iter__(self) -> Any:
+        for chunk in self._inner:
+            self._transfer.count(len(chunk))
+            self._transfer.check()
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
+
+    @property
+    def elapsed(self) -> Any:
+        return getattr(self._inner, "elapsed", None)
+
+
+def _on_request(request: httpx2.Request) -> None:
+    transfer = _TRANSFER.get()
+    if transfer is None:
+        return
+    transfer.check()
+    remaining = max(0.001, transfer.remaining())
+    timeouts = dict(request.extensions.get("timeout") or {})
+    request.extensions["timeout"] = {name: remaining if timeouts.get(name) is None else
+                                     min(float(timeouts[name]), remaining)
+                                     for name in ("connect", "read", "write", "pool")}
+
+
+def _on_response(response: httpx2.Response) -> None:
+    transfer = _TRANSFER.get()
+    if transfer is None:
+        return
+    network = response.extensions.get("network_stream")
+    sock = network.get_extra_info("socket") if network is not None else None
+    transfer.attach(sock if isinstance(sock, socket.socket) else None)
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > transfer.max_bytes:
+        raise _TooLarge(int(declared), transfer.max_bytes, declared=True)
+    response.stream = _BoundedStream(response.stream, transfer)  # type: ignore[arg-type]
+
+
+# -- the client ---------------------------------------------------------------------------------------
 
 class ModelClient:
     """Thread-safe; one instance serves every endpoint of a run. `cache_root` None disables caching."""
@@ -118,7 +248,8 @@ class ModelClient:
         self._lock = threading.Lock()
         self._semaphores: dict[str, threading.BoundedSemaphore] = {}
         self._limiters: dict[str, _RateLimiter] = {}
-        self._sdk: dict[tuple[str, float, str], openai.OpenAI] = {}
+        self._sdk: dict[tuple[str, str], openai.OpenAI] = {}
+        self._secrets: set[str] = set()
 
     # -- public -------------------------------------------------------------------------------------
 
@@ -150,21 +281,33 @@ class ModelClient:
         tag: Mapping[str, Any] | None = None,
         params: Mapping[str, Any] | None = None,
         schema: type[BaseModel] | None = None,
+        accept: Accept | None = None,
     ) -> CallResult:
+        """The result of one logical call: from the cache, or over HTTP (then cached if usable).
+
+        Never raises for anything an endpoint does: every failure is a CallResult with ok=False and a
+        scrubbed reason. `accept` refuses usable-looking content (the result is then an error, not cached).
+        """
         request = self.request_for(endpoint, messages, tag=tag, params=params, schema=schema)
         key = request_key(request)
-        stored = self._stored(key)
+        stored = self._stored(key, accept)
         if stored is not None:
             return stored
         api_key = self._api_key(endpoint)
         if api_key is None:
             self.stats.add(errors=1)
             return CallResult(key=key, ok=False, error=f"environment variable {endpoint.api_key_env} is not set")
-        result = self._call_with_retries(endpoint, request, key, api_key, schema)
-        if result.ok and self.cache is not None and result.raw is not None:
-            self.cache.put(key, {"body": json.loads(result.raw), "latency_ms": result.latency_ms,
-                                 "created_at": result.created_at, "tries": result.tries})
-        return result
+        if self.cache is None:
+            return self._paid(endpoint, request, key, api_key, schema, accept)
+        try:
+            with self.cache.claim(key, patience_s=self._patience(endpoint)):
+                stored = self._stored(key, accept)  # whoever held the marker may have stored it meanwhile
+                if stored is not None:
+                    return stored
+                return self._paid(endpoint, request, key, api_key, schema, accept)
+        except InFlightTimeout as exc:
+            self.stats.add(errors=1)
+            return CallResult(key=key, ok=False, error=str(exc))
 
     def lookup(
         self,
@@ -174,22 +317,18 @@ class ModelClient:
         tag: Mapping[str, Any] | None = None,
         params: Mapping[str, Any] | None = None,
         schema: type[BaseModel] | None = None,
+        accept: Accept | None = None,
     ) -> CallResult | None:
         """The stored result of this call, or None: never touches the network.
 
         Lets callers serve a fully cached rerun serially, without paying for a thread pool.
         """
         return self._stored(request_key(self.request_for(endpoint, messages, tag=tag, params=params,
-                                                         schema=schema)))
+                                                         schema=schema)), accept)
 
-    def _stored(self, key: str) -> CallResult | None:
-        if self.cache is None:
-            return None
-        entry = self.cache.get(key)
-        if entry is None:
-            return None
-        self.stats.add(cached=1)
-        return _result_from_body(key, entry["body"], entry, cached=True)
+    def scrub(self, text: str) -> str:
+        """`text` safe to store or print: every key this client has used, and credential shapes, removed."""
+        return scrub(text, self._known())
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], *, workers: int = 32) -> list[R]:
         """Runs `fn` over items in threads, in order; per-endpoint semaphores bound the HTTP concurrency."""
@@ -201,10 +340,55 @@ class ModelClient:
 
     # -- internals ----------------------------------------------------------------------------------
 
+    def _stored(self, key: str, accept: Accept | None) -> CallResult | None:
+        """A usable stored result; an entry of the wrong shape or refused content counts as a miss."""
+        if self.cache is None:
+            return None
+        entry = self.cache.get(key)
+        if entry is None:
+            return None
+        try:
+            completion = read_completion(entry.get("body"))
+        except ReplyShapeError:
+            return None
+        if accept is not None and accept(completion.content) is not None:
+            return None
+        self.stats.add(cached=1)
+        return _result(key, completion, json.dumps(entry["body"], ensure_ascii=False), entry, cached=True)
+
+    def _paid(self, endpoint: Endpoint, request: Mapping[str, Any], key: str, api_key: str,
+              schema: type[BaseModel] | None, accept: Accept | None) -> CallResult:
+        try:
+            result = self._call_with_retries(endpoint, request, key, api_key, schema, accept)
+        except Exception as exc:  # a bug or an SDK surprise must cost one cell, not the run
+            self.stats.add(errors=1)
+            return CallResult(key=key, ok=False, error=self._safe(
+                f"unexpected error calling the endpoint: {type(exc).__name__}: {exc}"))
+        if result.ok and self.cache is not None and result.raw is not None:  # refused content is not ok
+            self.cache.put(key, {"body": json.loads(result.raw), "latency_ms": result.latency_ms,
+                                 "created_at": result.created_at, "tries": result.tries})
+        return result
+
+    def _patience(self, endpoint: Endpoint) -> float:
+        """How long to wait for another process making the same call: its worst case, then some."""
+        per_try = endpoint.timeout_s + max(self.backoff_max_s, _MAX_RETRY_AFTER_S)
+        return (endpoint.retries + 1) * per_try + 30.0
+
     def _api_key(self, endpoint: Endpoint) -> str | None:
         if not endpoint.api_key_env:
             return "not-needed"  # local servers (Ollama, vLLM) accept any key
-        return self.environ.get(endpoint.api_key_env) or None
+        key = self.environ.get(endpoint.api_key_env) or None
+        if key is not None:
+            with self._lock:
+                self._secrets.add(key)
+        return key
+
+    def _known(self) -> tuple[str, ...]:
+        with self._lock:
+            return tuple(self._secrets)
+
+    def _safe(self, text: str) -> str:
+        return safe_message(text, self._known())
 
     def _gate(self, endpoint: Endpoint) -> tuple[threading.BoundedSemaphore, _RateLimiter | None]:
         name = endpoint.base_url.rstrip("/")
@@ -218,17 +402,18 @@ class ModelClient:
         return sem, limiter
 
     def _sdk_client(self, endpoint: Endpoint, api_key: str) -> openai.OpenAI:
-        ident = (endpoint.base_url, endpoint.timeout_s, api_key)
+        ident = (endpoint.base_url, api_key)
         with self._lock:
             sdk = self._sdk.get(ident)
             if sdk is None:
-                sdk = self._sdk[ident] = openai.OpenAI(
-                    base_url=endpoint.base_url, api_key=api_key, max_retries=0, timeout=endpoint.timeout_s)
+                http = openai.DefaultHttpxClient(event_hooks={"request": [_on_request], "response": [_on_response]})
+                sdk = self._sdk[ident] = openai.OpenAI(base_url=endpoint.base_url, api_key=api_key, max_retries=0,
+                                                       http_client=http)
         return sdk
 
     def _call_with_retries(
         self, endpoint: Endpoint, request: Mapping[str, Any], key: str, api_key: str,
-        schema: type[BaseModel] | None,
+        schema: type[BaseModel] | None, accept: Accept | None,
     ) -> CallResult:
         sem, limiter = self._gate(endpoint)
         last_error = "no try made"
@@ -246,23 +431,34 @@ class ModelClient:
                 try:
                     raw = self._send(endpoint, request, api_key, schema, use_schema)
                     latency = (time.monotonic() - started) * 1000.0
+                    raw = scrub_known(raw, self._known())  # an endpoint echoing a key keeps it out of the cache
                     body = json.loads(raw)
-                    if not isinstance(body, dict) or not body.get("choices"):
-                        raise _Retryable("response has no choices")
-                    self.stats.add(billed=1)
+                    self.stats.add(billed=1)  # a 200 reply was received: the provider may charge for it
+                    completion = read_completion(body)
                     now = datetime.now(UTC).isoformat(timespec="seconds")
-                    return _result_from_body(key, body, {"latency_ms": latency, "created_at": now,
-                                                         "tries": tries}, cached=False, raw=raw)
-                except _Retryable as exc:
-                    last_error, retry_after = str(exc), exc.retry_after
+                    result = _result(key, completion, raw, {"latency_ms": latency, "created_at": now,
+                                                            "tries": tries}, cached=False)
+                    refused = accept(completion.content) if accept is not None else None
+                    if refused is not None:  # kept for the record (content, raw), never cached
+                        self.stats.add(errors=1)
+                        return replace(result, ok=False, error=self._safe(refused))
+                    return result
+                except _TooLarge as exc:
+                    last_error = str(exc)
+                    break
+                except ReplyShapeError as exc:
+                    last_error = f"the endpoint's reply has an unexpected shape: {exc}"
+                    break
                 except ValueError:
                     last_error = "malformed JSON in the response body"
-                except openai.APITimeoutError:
-                    last_error = f"timed out after {endpoint.timeout_s:g} s"
+                except (_DeadlineExceeded, openai.APITimeoutError, httpx2.TimeoutException):
+                    last_error = f"timed out: the whole call is bounded by timeout_s = {endpoint.timeout_s:g} s"
                 except openai.APIConnectionError as exc:
                     last_error = f"connection error: {type(exc.__cause__ or exc).__name__}"
+                except httpx2.TransportError as exc:  # the connection broke while we read the body
+                    last_error = f"connection error: {type(exc).__name__}"
                 except openai.APIStatusError as exc:
-                    last_error = f"HTTP {exc.status_code}: {_short(exc.message)}"
+                    last_error = f"HTTP {exc.status_code}: {exc.message}"
                     if exc.status_code == 400 and schema is not None and use_schema:
                         use_schema = False  # the endpoint rejects response_format: ask in words instead
                         continue
@@ -272,26 +468,41 @@ class ModelClient:
             if attempt < endpoint.retries:
                 self.sleep(self._backoff(attempt, retry_after))
         self.stats.add(errors=1)
-        return CallResult(key=key, ok=False, error=_scrub(f"{last_error} (after {tries} tries)", api_key),
-                          tries=tries)
+        return CallResult(key=key, ok=False, error=f"{self._safe(last_error)} (after {tries} tries)", tries=tries)
 
     def _send(self, endpoint: Endpoint, request: Mapping[str, Any], api_key: str,
               schema: type[BaseModel] | None, use_schema: bool) -> str:
+        """The reply body of one try, its whole transfer bounded by timeout_s and max_reply_bytes."""
         sdk = self._sdk_client(endpoint, api_key)
         messages: list[Any] = list(request["messages"])
         params = dict(request["params"])
         if schema is not None and use_schema:
-            response_format = _response_format(schema)
-            if response_format is None:
-                parsed = sdk.chat.completions.with_raw_response.parse(
-                    model=endpoint.model, messages=messages, response_format=schema, **params)
-                return parsed.http_response.text
-            params["response_format"] = response_format
+            params["response_format"] = _response_format(schema)
         elif schema is not None:  # no JSON-schema support: ask in words; the caller validates
             messages = [*messages, {"role": "system", "content": "Reply with one JSON object only, "
                         "matching this JSON Schema:\n" + json.dumps(schema.model_json_schema())}]
-        response = sdk.chat.completions.with_raw_response.create(model=endpoint.model, messages=messages, **params)
-        return response.http_response.text
+        transfer = _Transfer(time.monotonic() + endpoint.timeout_s,
+                             endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            _TRANSFER.set(transfer)
+            try:
+                box["raw"] = _transfer(sdk, endpoint, messages, params, transfer)
+            except BaseException as exc:  # handed to the caller's thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="etalon-model-call", daemon=True).start()
+        if not done.wait(max(0.0, transfer.remaining()) + _GRACE_S):
+            transfer.abort()
+            raise _DeadlineExceeded
+        if "error" in box:
+            raise box["error"]
+        raw: str = box["raw"]
+        return raw
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait: float = min(self.backoff_max_s, self.backoff_base_s * float(2 ** attempt))
@@ -301,17 +512,34 @@ class ModelClient:
         return wait
 
 
+def _transfer(sdk: openai.OpenAI, endpoint: Endpoint, messages: list[Any], params: dict[str, Any],
+              transfer: _Transfer) -> str:
+    """Runs in the worker thread: one HTTP exchange, the body read in chunks (decoded) under the limits."""
+    with sdk.chat.completions.with_streaming_response.create(
+            model=endpoint.model, messages=messages, timeout=endpoint.timeout_s, **params) as response:
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.http_response.iter_bytes(_CHUNK):
+            size += len(chunk)
+            if size > transfer.max_bytes:  # decoded size: a small compressed body may unpack to a big one
+                raise _TooLarge(size, transfer.max_bytes, declared=False)
+            transfer.check()
+            chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8")
+
+
 @lru_cache(maxsize=64)
 def _response_format(schema: type[BaseModel]) -> Any:
     """The strict json_schema response_format `chat.completions.parse` would send, built once per schema.
 
     Converting the pydantic model on every call costs the judge measurable CPU under the interpreter lock;
-    the SDK's own converter keeps the request identical. None (SDK internals moved): fall back to parse().
+    the SDK's own converter keeps the request identical to what `parse()` sends.
     """
     try:
         from openai.lib._parsing._completions import type_to_response_format_param
     except ImportError:  # pragma: no cover - depends on the SDK version
-        return None
+        return {"type": "json_schema",
+                "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema(), "strict": True}}
     return type_to_response_format_param(schema)
 
 
@@ -320,18 +548,10 @@ def _schema_json(schema: type[BaseModel]) -> dict[str, Any]:
     return schema.model_json_schema()
 
 
-def _result_from_body(key: str, body: Mapping[str, Any], meta: Mapping[str, Any], *, cached: bool,
-                      raw: str | None = None) -> CallResult:
-    choice = (body.get("choices") or [{}])[0]
-    message = choice.get("message") or {}
-    content = message.get("content")
-    if content is None and message.get("refusal"):
-        content = message["refusal"]
-    usage = body.get("usage") or {}
+def _result(key: str, completion: Completion, raw: str, meta: Mapping[str, Any], *, cached: bool) -> CallResult:
     return CallResult(
-        key=key, ok=True, content=content,
-        raw=raw if raw is not None else json.dumps(body, ensure_ascii=False),
-        model=body.get("model"), tokens_in=usage.get("prompt_tokens"), tokens_out=usage.get("completion_tokens"),
+        key=key, ok=True, content=completion.content, raw=raw, model=completion.model,
+        tokens_in=completion.tokens_in, tokens_out=completion.tokens_out,
         latency_ms=meta.get("latency_ms"), cached=cached, tries=int(meta.get("tries") or 0),
         created_at=meta.get("created_at"),
     )
@@ -356,14 +576,3 @@ def _retry_after(headers: Mapping[str, str]) -> float | None:
             return None
         seconds: float = (when - datetime.now(when.tzinfo or UTC)).total_seconds()
         return max(0.0, seconds)
-
-
-def _short(text: str, limit: int = 300) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _scrub(text: str, api_key: str) -> str:
-    if api_key and api_key != "not-needed" and len(api_key) >= 4:
-        text = text.replace(api_key, "***")
-    return text

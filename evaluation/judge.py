@@ -8,6 +8,18 @@ etalon, the answer and the corpus texts, and is told to use no other knowledge o
 sent as a JSON string inside a data message, so instructions hidden in it stay data. For IRAC the model
 reports atomic flags and correctness/analysis are derived here, never asked. Agreement between runs is
 the scorer's business: this module reports each run as it was.
+
+A judge model may obey an instruction hidden in the answer all the same, so the program looks for such
+passages itself (evaluation.guards.scan, once per answer): a quote lying in one is no evidence, and when
+one is an instruction to the evaluator every judgment of the answer carries, in its `detail` JSON,
+
+    "manipulation": {"reason": "possible manipulation: ...", "passages": [{"start", "end", "rule", "text"}]}
+
+which the scorer reads to leave every element of the answer to a human (methodologies.resolution).
+
+Whatever the judge endpoint does, `judge` returns one Judgment per (element, run): a failed call or a
+reply of the wrong shape is a judgment with verdict None and its error, never an exception. An answer over
+the judge's `max_answer_bytes` (default 1 MiB) is never sent: its judgments carry that error.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from etalons.model import Etalon
 from evaluation.client import CallResult, ModelClient
+from evaluation.guards import Finding, manipulation, scan
 from evaluation.quotes import check_quote
 from evaluation.records import Answer, Judgment
 from evaluation.systems import Endpoint, JudgeConfig
@@ -144,13 +157,39 @@ def judge(etalon: Etalon, answer: Answer, elements: Sequence[ElementLike], corpu
                          "only ok answers are judged")
     runs = judge_cfg.run_endpoints()
     jobs = [(element, run, endpoint) for element in elements for run, endpoint in enumerate(runs, 1)]
+    size = len(answer.text.encode("utf-8"))
+    if size > judge_cfg.max_answer_bytes:  # never sent: a judge prompt of megabytes costs and proves nothing
+        why = (f"the answer is {size} bytes, over the judge's max_answer_bytes ({judge_cfg.max_answer_bytes}); "
+               "not sent to the judge")
+        return [_base(etalon, answer, e, r, ep, None, error=why) for e, r, ep in jobs]
+    found = scan(answer.text)
     # A rerun is served from the cache in this thread first: no pool, no network for stored calls.
-    done = [_judge_one(etalon, answer, e, r, ep, corpus_texts, client, offline=True) for e, r, ep in jobs]
-    missing = [job for job, found in zip(jobs, done, strict=True) if found is None]
+    done = [_judge_one(etalon, answer, e, r, ep, corpus_texts, client, found, offline=True) for e, r, ep in jobs]
+    missing = [job for job, got in zip(jobs, done, strict=True) if got is None]
     fresh = iter(client.map(
-        lambda job: _judge_one(etalon, answer, job[0], job[1], job[2], corpus_texts, client, offline=False),
+        lambda job: _judge_one(etalon, answer, job[0], job[1], job[2], corpus_texts, client, found,
+                               offline=False),
         missing, workers=max(1, sum(e.concurrency for e in runs))))
-    return [found if found is not None else _required(next(fresh)) for found in done]
+    return [_flagged(got if got is not None else _required(next(fresh)), found) for got in done]
+
+
+def _flagged(judgment: Judgment, found: Sequence[Finding]) -> Judgment:
+    """The judgment with the answer's possible manipulation recorded in its detail, if there is one."""
+    aimed = manipulation(found)
+    if not aimed:
+        return judgment
+    first = aimed[0]
+    flag = {"reason": f"possible manipulation: the answer addresses the evaluator («{_cut(first.matched, 160)}», "
+                      f"rule {first.rule})",
+            "passages": [{"start": f.start, "end": f.end, "rule": f.rule, "text": _cut(f.matched, 200)}
+                         for f in aimed]}
+    detail: dict[str, Any] = json.loads(judgment.detail) if judgment.detail else {}
+    detail["manipulation"] = flag
+    return replace(judgment, detail=json.dumps(detail, ensure_ascii=False, sort_keys=True))
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _required(judgment: Judgment | None) -> Judgment:
@@ -160,7 +199,8 @@ def _required(judgment: Judgment | None) -> Judgment:
 
 
 def _judge_one(etalon: Etalon, answer: Answer, element: ElementLike, run: int, endpoint: Endpoint,
-               corpus_texts: Mapping[str, str], client: ModelClient, *, offline: bool) -> Judgment | None:
+               corpus_texts: Mapping[str, str], client: ModelClient, found: Sequence[Finding], *,
+               offline: bool) -> Judgment | None:
     """One run on one element; `offline` only reads stored calls and gives None when one is missing."""
     schema = schema_for(element.kind)
     messages = messages_for(etalon, answer.text, element, corpus_texts)
@@ -172,22 +212,24 @@ def _judge_one(etalon: Etalon, answer: Answer, element: ElementLike, run: int, e
     if result is None:
         return None
     parsed, error = _parse(result, schema)
-    if result.ok and parsed is None:  # validate and retry once, as a separate (cached) call
+    if result.ok and parsed is None:  # validate and retry once, as a separate call
         repair = prompts()["repair"].format(error=error)
         retry_messages = [*messages, {"role": "assistant", "content": result.content or ""},
                           {"role": "user", "content": repair}]
-        result = call(endpoint, retry_messages, params=params, tag={**tag, "repair": 1}, schema=schema)
+        # The first reply stays cached (the repair conversation quotes it); an unreadable repair does not,
+        # so the next run pays for that one call again instead of replaying a stored failure.
+        result = call(endpoint, retry_messages, params=params, tag={**tag, "repair": 1}, schema=schema,
+                      accept=lambda content: _read(content, schema)[1])
         if result is None:
             return None
         parsed, error = _parse(result, schema)
-    base = Judgment(system=answer.system, code=answer.code, version=answer.version, attempt=answer.attempt,
-                    element=element.id, run=run, verdict=None, quote=None, quote_found=False,
-                    judge_model=endpoint.model, raw=result.content, elements_hash=elements_hash(etalon, element))
+    base = _base(etalon, answer, element, run, endpoint, result.content)
     if parsed is None:
         return replace(base, error=error)
-    evidence_in = etalon.question if element.kind == "condition" else answer.text
-    question = "" if element.kind == "condition" else etalon.question
-    evidence = check_quote(parsed.quote, evidence_in, question)
+    if element.kind == "condition":  # evidence from the client's own facts, not from the answer
+        evidence = check_quote(parsed.quote, etalon.question)
+    else:
+        evidence = check_quote(parsed.quote, answer.text, etalon.question, passages=found)
     detail: dict[str, Any] = parsed.model_dump()
     if isinstance(parsed, IracVerdict):
         verdict = "correct" if parsed.correctness else "incorrect"
@@ -200,12 +242,30 @@ def _judge_one(etalon: Etalon, answer: Answer, element: ElementLike, run: int, e
                    detail=json.dumps(detail, ensure_ascii=False, sort_keys=True))
 
 
+def _base(etalon: Etalon, answer: Answer, element: ElementLike, run: int, endpoint: Endpoint, raw: str | None,
+          *, error: str | None = None) -> Judgment:
+    """A judgment with no verdict yet: what every outcome of one run on one element starts from."""
+    return Judgment(system=answer.system, code=answer.code, version=answer.version, attempt=answer.attempt,
+                    element=element.id, run=run, verdict=None, quote=None, quote_found=False,
+                    judge_model=endpoint.model, raw=raw, error=error,
+                    elements_hash=elements_hash(etalon, element))
+
+
+Verdict = YesNoVerdict | GradedVerdict | IracVerdict
+
+
 def _parse(result: CallResult,
            schema: type[YesNoVerdict] | type[GradedVerdict] | type[IracVerdict],
-           ) -> tuple[YesNoVerdict | GradedVerdict | IracVerdict | None, str | None]:
-    if not result.ok:
+           ) -> tuple[Verdict | None, str | None]:
+    if not result.ok and result.content is None:
         return None, f"model error: {result.error}"
-    text = (result.content or "").strip()
+    return _read(result.content or "", schema)
+
+
+def _read(content: str, schema: type[YesNoVerdict] | type[GradedVerdict] | type[IracVerdict],
+          ) -> tuple[Verdict | None, str | None]:
+    """The verdict in a reply's text, or why there is none ("parse error: ..."), for any text at all."""
+    text = content.strip()
     if text.startswith("```"):  # some endpoints fence JSON even when asked not to
         text = text.strip("`").removeprefix("json").strip()
     try:

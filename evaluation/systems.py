@@ -17,7 +17,8 @@ Pointing Etalon at a real endpoint (any OpenAI-compatible API: OpenAI, OpenRoute
         attempts: 1                               # independent samples, one stored answer each
         concurrency: 4                            # requests in flight per base_url
         rpm: 60                                   # requests per minute per base_url
-        timeout_s: 120
+        timeout_s: 120                            # bounds the whole call, to the reply's last byte
+        max_reply_bytes: 1048576                  # the default (1 MiB); a bigger reply is an error
         retries: 4                                # 429 / 5xx / timeouts, honouring Retry-After
         price: {input: 0.15, output: 0.60}        # per 1000 tokens, for the cost column
         confidence: json                          # none | json | logprobs: its own confidence (calibration)
@@ -27,8 +28,14 @@ Pointing Etalon at a real endpoint (any OpenAI-compatible API: OpenAI, OpenRoute
       api_key_env: OPENROUTER_API_KEY
       models: [openai/gpt-4o, anthropic/claude-sonnet-4]   # or omit: the same model twice
       json_schema: false                          # endpoints without structured outputs: validated, retried once
+      max_answer_bytes: 1048576                   # an answer bigger than this is not sent to the judge
 
 Concurrency and rpm are enforced per base_url: the first configuration seen for a base_url sets them.
+`timeout_s` bounds a whole try (connect, wait, and the reply read to its last byte), not each read: an
+endpoint trickling its reply is cut off at `timeout_s`. `max_reply_bytes` caps a reply body (default 1 MiB):
+the body is read as a stream and dropped once past the limit, and the call is an error naming the size
+and the limit. The judge's `max_answer_bytes` (default 1 MiB) keeps an oversized answer (an imported one,
+say) from being sent to the judge at all: its elements get error judgments instead.
 """
 
 from __future__ import annotations
@@ -43,6 +50,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 class SystemsConfigError(ValueError):
     """systems.yaml is unreadable or invalid; the message names the file and the field."""
+
+
+DEFAULT_MAX_REPLY_BYTES = 1024 * 1024   # 1 MiB: far above any legal answer, far below a runaway reply
 
 
 class Price(BaseModel):
@@ -74,6 +84,7 @@ class Endpoint(BaseModel):
     timeout_s: float = Field(default=60.0, gt=0)
     price: Price = Field(default_factory=Price)             # per 1k tokens in / out
     json_schema: bool = True                                # False: endpoint lacks structured outputs
+    max_reply_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)  # a bigger reply body is an error
 
 
 class SystemConfig(Endpoint):
@@ -127,6 +138,7 @@ class JudgeConfig(Endpoint):
 
     runs: list[JudgeRun] = Field(default_factory=list)
     models: list[str] | None = None
+    max_answer_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)  # bigger answers are not judged
 
     @model_validator(mode="after")
     def _two_runs(self) -> JudgeConfig:
@@ -147,7 +159,7 @@ class JudgeConfig(Endpoint):
             overrides = [JudgeRun(model=m) for m in self.models]
         else:
             overrides = [JudgeRun(), JudgeRun()]
-        base = self.model_dump(exclude={"runs", "models"})
+        base = self.model_dump(exclude={"runs", "models", "max_answer_bytes"})
         out: list[Endpoint] = []
         for run in overrides:
             data = dict(base)

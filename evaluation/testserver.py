@@ -3,7 +3,11 @@
 Model tests must exercise the real `openai` client, the real HTTP stack and our real retry code, so instead
 of mocks this server answers /v1/chat/completions from scripted rules keyed on the request and can inject
 the faults real endpoints produce (429 with Retry-After, 5xx, slow or hung responses, malformed JSON,
-refusals). It keeps a log of every request body and its headers so tests can assert what was sent.
+refusals) and the hostile ones a broken or malicious endpoint produces: any body of any shape with any
+status (`body=`, `status=`), a reply trickled one byte at a time after its headers (`fault="trickle"`),
+and a huge reply streamed without being built in memory (`fault="huge"`, `size=`, with or without a
+Content-Length). It keeps a log of every request body, its headers and when it arrived, so tests can
+assert what was sent and when.
 
     with TestServer([Rule(contains="наследство", reply="...")], latency_s=0.2) as server:
         server.base_url   # http://127.0.0.1:<port>/v1
@@ -25,7 +29,8 @@ from typing import Any, Literal
 
 import yaml
 
-Fault = Literal["400", "401", "429", "500", "503", "slow", "hang", "malformed", "refusal", "empty"]
+Fault = Literal["400", "401", "429", "500", "503", "slow", "hang", "malformed", "refusal", "empty", "trickle",
+                "huge"]
 Reply = str | Callable[[dict[str, Any]], str]
 
 
@@ -41,8 +46,12 @@ class Rule:
     fault: Fault | None = None
     times: int | None = None
     retry_after: float | None = 1.0      # for 429 / 503
-    delay_s: float = 0.0                 # for "slow"
+    delay_s: float = 0.0                 # for "slow"; for "trickle" the pause between bytes (1 s if 0)
     logprob: float = -0.1                # per reply token, when the request asks for logprobs
+    status: int = 200                    # with `body`
+    body: Any = None                     # sent as is: bytes or str verbatim, anything else as JSON
+    size: int = 50 * 1024 * 1024         # for "huge": bytes of answer text
+    declare_length: bool = True          # for "huge": send Content-Length, or stream it chunked
     hits: int = field(default=0, compare=False)
 
     def matches(self, body: dict[str, Any]) -> bool:
@@ -64,6 +73,7 @@ class LoggedRequest:
     path: str
     headers: dict[str, str]          # names in lower case
     body: dict[str, Any] | None
+    received_at: float = 0.0         # time.time() when the request was read
 
     def text(self) -> str:
         """Everything the model would read: all message contents joined."""
@@ -169,7 +179,7 @@ class TestServer:
                     body = None
                 with server._lock:
                     server.requests.append(LoggedRequest(
-                        self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                        self.path, {k.lower(): v for k, v in self.headers.items()}, body, time.time()))
                 if not self.path.rstrip("/").endswith("/chat/completions") or not isinstance(body, dict):
                     self._json(400 if body is None else 404, {"error": {"message": "bad request"}})
                     return
@@ -180,6 +190,15 @@ class TestServer:
 
             def _respond(self, rule: Rule | None, body: dict[str, Any]) -> None:
                 fault = rule.fault if rule else None
+                if rule is not None and rule.body is not None:
+                    raw = rule.body
+                    data = raw if isinstance(raw, bytes) else raw.encode("utf-8") if isinstance(raw, str) else \
+                        json.dumps(raw, ensure_ascii=False).encode("utf-8")
+                    return self._raw(rule.status, data)
+                if fault == "trickle" and rule:
+                    return self._trickle(self._completion_bytes(body, rule.reply), rule.delay_s or 1.0)
+                if fault == "huge" and rule:
+                    return self._huge(body, rule.size, rule.declare_length)
                 if fault in ("400", "401", "429", "500", "503"):
                     headers = {"retry-after": f"{rule.retry_after:g}"} if rule and rule.retry_after else {}
                     self._json(int(fault), {"error": {"message": f"injected {fault}"}}, headers)
@@ -201,16 +220,55 @@ class TestServer:
                     content = rule.reply(body) if callable(rule.reply) else rule.reply
                 else:
                     content = server.default_reply
-                prompt = sum(len(_text(m)) for m in body.get("messages") or []) // 4 + 1
-                completion = len(content or refusal or "") // 4 + 1
-                self._json(200, {
-                    "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion",
-                    "created": int(time.time()), "model": body.get("model", "test-model"),
-                    "choices": [{"index": 0, "finish_reason": "stop", "logprobs": _logprobs(body, content, rule),
-                                 "message": {"role": "assistant", "content": content, "refusal": refusal}}],
-                    "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                              "total_tokens": prompt + completion},
-                })
+                self._json(200, _completion(body, content, refusal, len(server.requests), rule))
+
+            def _completion_bytes(self, body: dict[str, Any], reply: Reply | None) -> bytes:
+                content = (reply(body) if callable(reply) else reply) if reply is not None else server.default_reply
+                payload = _completion(body, content, None, len(server.requests))
+                return json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+            def _trickle(self, data: bytes, pause_s: float) -> None:
+                """Headers at once, then the body one byte per pause: alive, never done in time."""
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.flush()
+                    for i in range(len(data)):
+                        if server._stopping.wait(pause_s):
+                            break
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+
+            def _huge(self, body: dict[str, Any], size: int, declare_length: bool) -> None:
+                """A valid completion with `size` bytes of text, streamed in pieces, never built whole."""
+                head, tail = json.dumps(_completion(body, "\x00", None, len(server.requests))).encode().split(
+                    b"\\u0000")
+                piece = b"x" * 65536
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    if declare_length:
+                        self.send_header("content-length", str(len(head) + size + len(tail)))
+                    else:
+                        self.send_header("transfer-encoding", "chunked")
+                    self.end_headers()
+                    parts = [head, *([piece] * (size // len(piece))), b"x" * (size % len(piece)), tail]
+                    for part in parts:
+                        if server._stopping.is_set():
+                            break
+                        if not part:
+                            continue
+                        self.wfile.write(part if declare_length else b"%x\r\n%s\r\n" % (len(part), part))
+                    if not declare_length:
+                        self.wfile.write(b"0\r\n\r\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
 
             def _json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 self._raw(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
@@ -239,6 +297,17 @@ def _logprobs(body: dict[str, Any], content: str | None, rule: Rule | None) -> d
         return None
     value = rule.logprob if rule is not None else -0.1
     return {"content": [{"token": t, "logprob": value, "bytes": None, "top_logprobs": []} for t in content.split()]}
+def _completion(body: dict[str, Any], content: str | None, refusal: str | None, n: int,
+                rule: Rule | None = None) -> dict[str, Any]:
+    prompt = sum(len(_text(m)) for m in body.get("messages") or []) // 4 + 1
+    completion = len(content or refusal or "") // 4 + 1
+    return {
+        "id": f"chatcmpl-{n}", "object": "chat.completion",
+        "created": int(time.time()), "model": body.get("model", "test-model"),
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": _logprobs(body, content, rule),
+                     "message": {"role": "assistant", "content": content, "refusal": refusal}}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+    }
 
 
 def rules_from_yaml(path: Path | str) -> list[Rule]:

@@ -114,7 +114,7 @@ def in_step(context: AssetExecutionContext, key: AssetKey, records: Sequence[Rec
 
 
 def _output_name(context: AssetExecutionContext, key: AssetKey) -> str:
-    return context.assets_def.get_output_name_for_asset_key(key)
+    return str(context.assets_def.get_output_name_for_asset_key(key))
 
 
 def _parents(context: AssetExecutionContext, key: AssetKey) -> list[tuple[AssetKey, bool, bool]]:

@@ -16,7 +16,7 @@ import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union, get_type_hints
+from typing import Any, TypeVar, Union, get_type_hints
 
 import pyarrow as pa
 
@@ -60,6 +60,13 @@ class Table:
 
 
 TABLES: dict[str, Table] = {}
+T = TypeVar("T")
+
+
+def from_row(record: type[T], row: Mapping[str, Any]) -> T:
+    """A record from a row read back from the lake (columns it does not declare are left out)."""
+    fields: dict[str, Any] = {k: row.get(k) for k in record.__dataclass_fields__}  # type: ignore[attr-defined]
+    return record(**fields)
 
 
 def table(name: str, keys: Sequence[str] = (), events: bool = False, durable: bool = False) -> Any:

@@ -83,12 +83,6 @@ class World:
         return self.systems.judge
 
     @cached_property
-    def judge_hash(self) -> str:
-        from evaluation.judge import judge_fingerprint
-
-        return judge_fingerprint(self.judge)
-
-    @cached_property
     def client(self) -> Any:
         from evaluation.client import ModelClient
 

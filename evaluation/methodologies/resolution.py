@@ -3,6 +3,9 @@
 The rule is the methodology's guard against a lone or careless judge: an element earns points, and an
 error or hallucination fails an answer, only when both runs say the same thing and every "yes" comes with
 a quote the program found in the answer. Anything less is an open item for a human, never a guess.
+An answer the judge stage found addressing its evaluator (a judgment's detail carries "manipulation") is
+a possible manipulation: every element of it is left to a human, whatever the runs said, since a judge
+that obeyed the answer's instructions agrees with itself and quotes what it was told to.
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ def _automatic(
 ) -> tuple[str | None, str | None]:
     if not judge_configured:
         return None, "no judge is configured: a human decides"
+    flagged = possible_manipulation(judgments)
+    if flagged is not None:
+        return None, flagged
     runs = _latest_per_run(judgments)
     if len(runs) < REQUIRED_RUNS:
         got = "no judge run" if not runs else f"only {len(runs)} judge run"
@@ -123,6 +129,22 @@ def irac_outcome(detail: str | None) -> str | None:
         return "correct"
     if case in ("correct_but_no_analysis", "incorrect"):
         return "correct_but_no_analysis"
+    return None
+
+
+def possible_manipulation(judgments: Sequence[Judgment]) -> str | None:
+    """The reason recorded by the judge stage when the answer addresses its evaluator, else None."""
+    for judgment in judgments:
+        if not judgment.detail or '"manipulation"' not in judgment.detail:
+            continue
+        try:
+            data = json.loads(judgment.detail)
+        except json.JSONDecodeError:
+            continue
+        flag = data.get("manipulation") if isinstance(data, dict) else None
+        if flag:
+            reason = flag.get("reason") if isinstance(flag, dict) else None
+            return str(reason or "possible manipulation")
     return None
 
 

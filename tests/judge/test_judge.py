@@ -164,12 +164,23 @@ def test_a_model_failure_gives_no_verdict_and_an_error(
 
 
 def test_judging_again_makes_no_call(serve: Callable[..., TestServer], client: ModelClient, etalon: Etalon) -> None:
-    server = serve(always(verdict("yes", QUOTE)))
+    server = serve([Rule(contains='"partial"', reply=verdict("correct", QUOTE)), Rule(reply=verdict("yes", QUOTE))])
     elements = elements_for(etalon, "lesto")
     first = judge(etalon, make_answer(etalon, GOOD_ANSWER), elements, {}, judge_for(server), client)
     calls = len(server.chat_requests())
     second = judge(etalon, make_answer(etalon, GOOD_ANSWER), elements, {}, judge_for(server), client)
     assert (len(server.chat_requests()), second) == (calls, first)
+
+
+def test_an_unreadable_repair_is_not_stored_so_judging_again_pays_for_that_call_only(
+        serve: Callable[..., TestServer], client: ModelClient, etalon: Etalon) -> None:
+    server = serve(always('{"message": "yes"}'))
+    first = judge(etalon, make_answer(etalon, GOOD_ANSWER), [ISSUE], {}, judge_for(server), client)
+    server.clear()
+    again = judge(etalon, make_answer(etalon, GOOD_ANSWER), [ISSUE], {}, judge_for(server), client)
+    repairs = [r for r in server.chat_requests() if "could not be read" in r.text()]
+    assert (len(server.chat_requests()), len(repairs)) == (2, 2)  # one repair per run; first replies stored
+    assert [(j.verdict, (j.error or "")[:12]) for j in first + again] == [(None, "parse error:")] * 4
 
 
 def test_runs_are_told_apart_by_the_server(

@@ -36,7 +36,8 @@ def benchmark_frames(world: World, benchmark: str, systems: Iterable[str] | None
     configured = {s.id for s in world.systems.systems}
     wanted = configured if systems is None else configured & set(systems)
     signed = {(r["code"], r["version"]) for r in world.lake.read("signature_ledger", benchmark).to_pylist()}
-    scores, judgments = [], []
+    scores: list[dict[str, Any]] = []
+    judgments: list[dict[str, Any]] = []
     for shard in shards_of(world, benchmark):
         current = {(r.code, r.version) for r, _ in world.current_etalons(shard)}
         for system in sorted(wanted):
@@ -144,10 +145,9 @@ class AnalyticsStage:
             tables = compute(benchmark_frames(world, partition), partition)
             out = _write(world, partition, tables)
             board = tables["leaderboard"]
-            meta = {"systems": board.height,
-                    "cells": int(board["n"].sum()) if board.height else 0,
-                    "mean_score": round(float(board["mean_score"].mean()), 2)
-                    if board.height and board["mean_score"].null_count() < board.height else None}
+            means = [m for m in board["mean_score"].to_list() if m is not None] if board.height else []
+            meta = {"systems": board.height, "cells": int(board["n"].sum()) if board.height else 0,
+                    "mean_score": round(sum(means) / len(means), 2) if means else None}
             old = world.index.get(self.name, partition)
             entry = Entry(self.name, partition, in_digest, out, computed_at=world.at, rows=board.height, meta=meta)
             world.index.put([entry])

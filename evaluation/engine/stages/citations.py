@@ -16,7 +16,7 @@ from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, touch_keys, upstream_output
 from evaluation.engine.stages.sources import _touch_digest, touch_summary
 from evaluation.engine.world import World
-from warehouse.tables import CitationRow, LedgerRow
+from warehouse.tables import CitationRow, LedgerRow, from_row
 
 VERSION = "citations-2"
 _FIELDS = tuple(CitationRow.__dataclass_fields__)
@@ -102,7 +102,7 @@ class CitationsStage:
                                       other_acts=",".join(resolution.other_acts) or None,
                                       doc_id=resolution.doc_id, unit_path=resolution.unit_path,
                                       reason=resolution.reason, input_hash="")
-                        rows.append(CitationRow(**{k: record.get(k) for k in _FIELDS}))
+                        rows.append(from_row(CitationRow, record))
             records = [r.__dict__ for r in rows]
             keys = tuple(citation_deps(records))
             touch = corpus.touch_hash(keys)

@@ -20,7 +20,7 @@ from evaluation.engine.keys import Part, Shard, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
 from evaluation.engine.world import World
 from evaluation.systems import JudgeConfig
-from warehouse.tables import CandidateRow, JudgmentRow, LedgerRow
+from warehouse.tables import CandidateRow, JudgmentRow, LedgerRow, from_row
 
 VERSION = "judgments-2"
 _FIELDS = tuple(JudgmentRow.__dataclass_fields__)
@@ -135,7 +135,7 @@ class JudgmentsStage:
                     for j in run_judge(etalon, scored, elements, texts, world.judge, world.client):
                         record = {**asdict(replace(j, version=row.version)), "benchmark": row.benchmark,
                                   "rubric_version": row.rubric_version, "input_hash": cell.input_hash}
-                        judgments.append(JudgmentRow(**{k: record.get(k) for k in _FIELDS}))
+                        judgments.append(from_row(JudgmentRow, record))
                         if j.error and str(j.error).startswith("model error"):
                             status = "error"
             visible = ([[c.element, c.kind, c.text, c.detail] for c in candidate_rows],

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
 from evaluation.engine.world import World
-from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow
+from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow, from_row
 
 VERSION = "scores-3"
 _SITUATIONS = (
@@ -187,8 +187,7 @@ def score_one(part: Part, row: Any, etalon: Any, answer: Mapping[str, Any], cita
                     status=answer["status"], error=answer.get("error"),
                     sources=tuple(json.loads(answer.get("sources") or "[]")), tokens_in=answer.get("tokens_in"),
                     tokens_out=answer.get("tokens_out"), cost=answer.get("cost"))
-    fields = Judgment.__dataclass_fields__
-    judged_rows = [Judgment(**{k: j.get(k) for k in fields}) for j in judgments]
+    judged_rows = [from_row(Judgment, j) for j in judgments]
     approved = [a for a in events["approvals"] if a["code"] == row.code and a["system"] == part.system
                 and a["version"] == row.version and int(a["attempt"]) == attempt]
     approver = approved[-1]["approved_by"] if approved else None

@@ -64,7 +64,8 @@ class SourcesStage:
         for cell in cells:
             row, etalon, base = cell.payload
             loaded = LoadedEtalon(row.benchmark, etalon, row.file, row.methodology, row.file_hash)
-            rows, records = [], []
+            rows: list[EtalonSourceRow] = []
+            records: list[dict[str, Any]] = []
             for index, source in enumerate(etalon.sources, start=1):
                 found = list(extract(source.citation, etalon.jurisdiction))
                 resolutions = list(resolve(found, corpus.lookup)) if found else []
