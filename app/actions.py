@@ -78,7 +78,6 @@ class ImportSummary:
 
 
 def import_answers(home: Home, path: Path, system_id: str) -> ImportSummary:
-    from etalons.loader import load_benchmarks
     from evaluation.imports import import_answers as parse_answers
     from evaluation.systems import SystemsConfigError, load_systems
     from warehouse.tables import ImportedAnswerRow
@@ -98,7 +97,7 @@ def import_answers(home: Home, path: Path, system_id: str) -> ImportSummary:
                       "imported answers")
     if not path.exists():
         raise Refused(f"{path}: no such file")
-    loaded = load_benchmarks(home.etalons_dir)
+    loaded = _world(home).loaded   # files read before are not parsed again
     etalons = {item.code: item.etalon for item in loaded.etalons}
     result = parse_answers(path, system_id, etalons, "")
     lake = Lake(home.lake)
@@ -140,6 +139,23 @@ def review_items(lake: Lake) -> list[dict[str, Any]]:
     finally:
         con.close()
     return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+def signatures_to_reconfirm(lake: Lake) -> list[dict[str, Any]]:
+    """Signed etalons whose cited units changed in the corpus since signing: an item each, settled by signing
+    the etalon again (`etalon sign CODE`), which records the new texts."""
+    from warehouse.catalog import memory_catalog
+
+    con = memory_catalog(lake)
+    try:
+        rows = con.execute("SELECT benchmark, code, version, string_agg(citation || ' (' || change || ')', '; ' "
+                           "ORDER BY citation) FROM bench.corpus_changes GROUP BY ALL ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+    return [{"id": f"resign:{b}:{c}:{v}", "system": None, "code": c, "version": v, "attempt": None,
+             "target": "signature", "benchmark": b, "situation": "signature_to_reconfirm",
+             "why": f"cited text changed in the corpus since it was signed: {what}; `etalon sign {c}` again "
+                    "confirms the signature", "options": json.dumps(["sign"])} for b, c, v, what in rows]
 
 
 def decide(home: Home, item_id: str, value: str, by: str, note: str | None, via: str = "cli --by") -> str:

@@ -176,7 +176,8 @@ def answers_import(home: Home, file: Path, system: str, update: bool) -> int:
 
 
 def review_list(home: Home, as_json: bool) -> int:
-    items = actions.review_items(Lake(home.lake))
+    lake = Lake(home.lake)
+    items = actions.review_items(lake) + actions.signatures_to_reconfirm(lake)
     if as_json:
         print_json_lines([{**i, "options": json.loads(i["options"])} for i in items])
         return 0

@@ -1,134 +1,144 @@
-"""One changed etalon after a full evaluation: what `etalon update` re-materialises and what it costs.
+"""What each user action costs on a big warehouse, through the commands people run, against the work itself.
 
-Usage: .venv/bin/python benchmarks/incremental.py [--etalons 100] [--systems 3] [--documents 100]
-       [--units 10000] [--keep DIR]
+    .venv/bin/python benchmarks/incremental.py [--etalons 2000] [--systems 25] [--documents 400] [--units 40000]
+        [--work DIR]
 
-A full evaluation through Dagster (as `etalon demo` does: every partition, then one automation tick to absorb
-it), then `etalon update` with nothing changed (the fixed cost: observing every input, the automation ticks,
-the catalog), then one etalon's `next_steps` edited and `etalon update` again (pipelines/runner.update). The goal
-is an incremental update under 1% of the full evaluation plus that fixed cost; with E etalons one etalon's cells
-are 1/E of the cells, so the default E=100 puts the bar at exactly one etalon's share. Prints the cell partitions
-the update materialised, which must all belong to the edited etalon.
+Two copies of one evaluated warehouse take the same actions: on one, `etalon` as a person runs it (Dagster runs,
+or the fast path of a human act as a separate process, start-up included); on the other, the engine's plain
+functions doing the same reconcile in this process — the work itself. Printed per action: seconds of each,
+their ratio, rows recomputed, runs. Actions: an update with nothing changed, a review decision, an edited
+etalon, one changed corpus document, a signature.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generate import Scale, generate  # noqa: E402
-from orchestration import STAGES, dagster_cells, dagster_inputs, dagster_rest, import_all, timed, use_home  # noqa: E402
+from benchmarks.generate import Scale  # noqa: E402
+from benchmarks.orchestration import home_for, import_all, prepare  # noqa: E402
 
-
-def edit_etalon(path: Path) -> None:
-    """A new version of the etalon that keeps its question, so imported answers still answer it."""
-    import yaml
-
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["next_steps"] = str(data.get("next_steps") or "") + " Edited by benchmarks/incremental.py."
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=110), encoding="utf-8")
+ETALON = str(Path(sys.executable).with_name("etalon"))
 
 
-def materialised_after(instance: Any, after: int) -> dict[str, list[str]]:
-    """Cell partitions materialised after an event-log position, per cell asset."""
-    from dagster import AssetKey, AssetRecordsFilter
-
-    out: dict[str, list[str]] = defaultdict(list)
-    for asset in STAGES:
-        cursor: str | None = None
-        while True:
-            result = instance.fetch_materializations(
-                AssetRecordsFilter(asset_key=AssetKey(asset), after_storage_id=after), limit=1000, cursor=cursor)
-            out[asset].extend(str(r.partition_key) for r in result.records if r.partition_key)
-            if not result.has_more:
-                break
-            cursor = result.cursor
-    return {k: sorted(set(v)) for k, v in out.items()}
+def command(home: Any, *args: str) -> tuple[float, str]:
+    started = time.perf_counter()
+    done = subprocess.run([ETALON, *args], env={**os.environ, "ETALON_HOME": str(home.root)}, capture_output=True,
+                          text=True, check=False)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"etalon {' '.join(args)}: {done.stderr[-2000:]}")
+    return time.perf_counter() - started, done.stdout + done.stderr
 
 
-def measure(work: Path, scale: Scale) -> dict[str, Any]:
-    from app.runner import update
+def plain_update(home: Any) -> tuple[float, int]:
+    from evaluation.engine.run import update
 
-    t: dict[str, float] = {}
-    inputs = work / "input"
-    generate(inputs, scale)
-    home = use_home(inputs, work / "home")
-    import_all(home, inputs)
-    with timed(t, "full_evaluation"):
-        with timed(t, "full_inputs"):
-            instance, log = dagster_inputs(home)
-        with timed(t, "full_cells"):
-            dagster_cells(home, instance, log)
-        with timed(t, "full_analytics_catalog"):
-            dagster_rest(home, instance, log)
-    with timed(t, "update_nothing_changed"):
-        noop = update(home)
-    code = "SC-00003" if scale.etalons > 3 else "SC-00000"
-    edit_etalon(inputs / "etalons" / "scale" / f"{code}.yaml")
-    before = instance.event_log_storage.get_maximum_record_id() or 0
-    marks: list[tuple[float, str]] = []
-    with timed(t, "update_one_etalon"):
-        started = time.perf_counter()
-        changed = update(home, lambda line: marks.append((time.perf_counter(), line)))
-        ended = time.perf_counter()
-    runs = [(line, round(end - at, 2)) for (at, line), end in
-            zip(marks, [m[0] for m in marks[1:]] + [ended], strict=True)]
-    cells = materialised_after(instance, before)
-    codes = sorted({key.split("|", 1)[0] for keys in cells.values() for key in keys})
-    incremental = t["update_one_etalon"] - t["update_nothing_changed"]
-    return {
-        "scale": {"etalons": scale.etalons, "systems": scale.systems, "cells": scale.etalons * scale.systems,
-                  "documents": scale.documents, "units": scale.units},
-        "seconds": {k: round(v, 2) for k, v in t.items()},
-        "full_runs": log.runs, "full_failures": log.failures,
-        "nothing_changed_materialised": dict(noop.materialised),
-        "edited": code,
-        "update_materialised": dict(changed.materialised), "update_runs": changed.runs,
-        "update_seconds_before_first_run": round(marks[0][0] - started, 2) if marks else None,
-        "update_run_seconds": runs,
-        "update_failures": changed.failures,
-        "cells_rematerialised": cells,
-        "only_the_edited_etalon": codes == [code],
-        "fixed_overhead_s": round(t["update_nothing_changed"], 2),
-        "incremental_s_beyond_fixed": round(incremental, 2),
-        "incremental_share_of_full": round(incremental / t["full_evaluation"], 4),
-        "goal_share": round(1 / scale.etalons if scale.etalons else 0.0, 4),
-        "cells_run_share_of_full_cells": round(next((d for line, d in runs if "answers" in line), 0.0)
-                                               / t["full_cells"], 4),
-        "update_share_of_full": round(t["update_one_etalon"] / t["full_evaluation"], 4),
-    }
+    started = time.perf_counter()
+    summary = update(home)
+    return time.perf_counter() - started, sum(summary.recomputed().get(s, 0)
+                                              for s in ("answers", "citations", "judgments", "scores"))
+
+
+def runs_in(text: str) -> str:
+    found = re.search(r"\((\d+) run\(s\)\)", text)
+    return found.group(1) if found else "0"
+
+
+def edit_one_etalon(source: Path) -> None:
+    path = sorted((source / "etalons" / "scale").glob("SC-*.yaml"))[7]
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("reference_answer: ", "reference_answer: Изменено. ", 1) if "Изменено" not in text
+                    else text.replace("Изменено. ", "", 1), encoding="utf-8")
+
+
+def change_one_document(source: Path) -> str:
+    path = sorted(p for p in (source / "corpus").rglob("*") if p.is_file() and p.suffix in (".txt", ".md"))[3]
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    i = next(n for n, line in enumerate(lines) if len(line) > 40)
+    lines[i] = lines[i] + " (в редакции поправки)"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path.name
+
+
+def row(name: str, person: float, work: float, rows: int | str, runs: str) -> None:
+    ratio = person / work if work else float("nan")
+    print(f"{name:34s} command {person:7.2f} s   work {work:7.3f} s   ratio {ratio:6.2f}   rows {rows!s:>6}   "
+          f"runs {runs}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--etalons", type=int, default=100)
-    parser.add_argument("--systems", type=int, default=3)
-    parser.add_argument("--documents", type=int, default=100)
-    parser.add_argument("--units", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--keep", type=Path, default=None, help="work here and keep it (default: a temp dir)")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--etalons", type=int, default=2000)
+    parser.add_argument("--systems", type=int, default=25)
+    parser.add_argument("--documents", type=int, default=400)
+    parser.add_argument("--units", type=int, default=40_000)
+    parser.add_argument("--work", type=Path, default=None)
     args = parser.parse_args(argv)
-    scale = Scale(args.documents, args.units, args.etalons, args.systems, args.seed)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="etalon-incr-"))
+    work = args.work or Path(tempfile.mkdtemp(prefix="etalon-incremental-"))
+    scale = Scale(documents=args.documents, units=args.units, etalons=args.etalons, systems=args.systems)
+    original = prepare(work, scale)
+    # One copy of the inputs: both warehouses see every edit; each keeps its own lake and instance.
+    source = work / "inputs"
+    if not source.exists():
+        shutil.copytree(original, source)
+    person_home = home_for(source, work / "person")
+    import_all(person_home, source)
+    started = time.perf_counter()
+    _, out = command(person_home, "update")
+    print(f"full evaluation through `etalon update`: {time.perf_counter() - started:.1f} s, runs {runs_in(out)}")
+    work_home = home_for(source, work / "work")
+    import_all(work_home, source)
+    plain_update(work_home)
+
+    person, out = command(person_home, "update")
+    seconds, rows = plain_update(work_home)
+    row("update, nothing changed", person, seconds, rows, runs_in(out))
+
+    from evaluation.engine import humans
+    from evaluation.engine.world import World
+
+    items = World.open(work_home).lake.read("review_items", "scale", "00", "sys-00").to_pylist()
+    item = items[0]
+    os.environ["ETALON_HOME"] = str(work_home.root)
+    started = time.perf_counter()
+    humans.decide(World.open(work_home), item["id"], item["options"].strip('[]"').split('", "')[0], "bench")
+    decided = time.perf_counter() - started
+    person, out = command(person_home, "review", "decide", item["id"],
+                          item["options"].strip('[]"').split('", "')[0], "--by", "bench")
+    row("review decision (start-up included)", person, decided, 1, "0 (runless events)")
+
+    edit_one_etalon(source)
+    person, out = command(person_home, "update")
+    seconds, rows = plain_update(work_home)
+    row("an edited etalon", person, seconds, rows, runs_in(out))
+
+    name = change_one_document(source)
+    person, out = command(person_home, "update")
+    seconds, rows = plain_update(work_home)
+    row(f"one changed corpus document ({name[:20]})", person, seconds, rows, runs_in(out))
+
+    code = sorted((source / "etalons" / "scale").glob("SC-*.yaml"))[11].stem
     started = time.perf_counter()
     try:
-        report = measure(work, scale)
-    finally:
-        if args.keep is None:
-            shutil.rmtree(work, ignore_errors=True)
-    report["wall_s"] = round(time.perf_counter() - started, 1)
-    print(json.dumps(report, indent=1))
+        humans.sign(World.open(work_home), code, "bench")
+    except humans.Refused:
+        pass
+    signed = time.perf_counter() - started
+    person, out = command(person_home, "sign", code, "--by", "bench")
+    row("a signature", person, signed, "-", "0 (runless events)")
+    if args.work is None:
+        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

@@ -109,6 +109,15 @@ class CorpusView:
                 by_doc[doc].append(entry[1:])
         return by_article, by_doc, texts
 
+    @cached_property
+    def _statuses(self) -> dict[tuple[str, str], str]:
+        return {(doc, path): status for (_, _), entries in self._units[0].items()
+                for doc, path, _, status, _ in entries if status}
+
+    def unit_status(self, doc_id: str, path: str | None) -> str | None:
+        """A unit's status (in_force / repealed) where the corpus records one."""
+        return self._statuses.get((doc_id, path or ""))
+
     def text(self, doc_id: str | None, path: str | None) -> str | None:
         if not doc_id or path is None:
             return None

@@ -1,8 +1,5 @@
-"""A run over many partitions records each partition once, with its own data version, on Etalon's storage.
-
-The runner starts runs with Dagster's defer tag and the assets record their own events in one batch
-(assets/_emit.py, pipelines/event_storage.py); automation reads these events to re-run only changed cells.
-"""
+"""A run over many partitions records each partition it computed once, with its data version and provenance, in
+one batch on Etalon's storage (pipelines/events.py, pipelines/event_storage.py)."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,21 +10,25 @@ from dagster import (
     AssetKey,
     DagsterInstance,
     Definitions,
+    Nothing,
     Output,
     StaticPartitionsDefinition,
     asset,
 )
 
-from app.runner import DEFAULT_INSTANCE_YAML
-from assets._emit import NOTHING, emit
-from pipelines.automation import DEFER_TAG
+from pipelines.dagster_internals import DEFER_TAG
+from pipelines.events import Record, in_step, pointer
+from pipelines.instance import DEFAULT_INSTANCE_YAML
 
 PARTS = StaticPartitionsDefinition([f"p{i:02d}" for i in range(12)])
+COMPUTED = [f"p{i:02d}" for i in range(0, 12, 3)]   # the partitions the engine recomputed in the run
 
 
-@asset(dagster_type=NOTHING, partitions_def=PARTS)
+@asset(dagster_type=Nothing, partitions_def=PARTS, code_version="v1")
 def cells(context: AssetExecutionContext) -> Iterator[Output[None]]:
-    yield from emit(context, {k: f"v-{k}" for k in context.partition_keys}, {"cells": len(context.partition_keys)})
+    at = pointer(context.instance)
+    records = [Record(p, f"dv-{p}", {"cells": 3}) for p in COMPUTED]
+    yield from in_step(context, AssetKey("cells"), records, at, {"partitions": len(records)})
 
 
 @pytest.fixture()
@@ -39,42 +40,38 @@ def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Dagste
         yield inst
 
 
-def _run(instance: DagsterInstance, tags: dict[str, str]) -> None:
+def _run(instance: DagsterInstance) -> None:
     job = Definitions(assets=[cells]).resolve_implicit_global_asset_job_def()
     result = job.execute_in_process(instance=instance, tags={
-        **tags, "dagster/asset_partition_range_start": "p00", "dagster/asset_partition_range_end": "p11"})
+        DEFER_TAG: "true", "dagster/asset_partition_range_start": "p00", "dagster/asset_partition_range_end": "p11"})
     assert result.success
 
 
-def _materialisations(instance: DagsterInstance) -> list[tuple[str | None, str | None]]:
-    """(partition, data version) of every stored materialisation, oldest first (automation reads the last)."""
+def _materialisations(instance: DagsterInstance) -> dict[str | None, dict[str, str]]:
     records = instance.fetch_materializations(AssetKey("cells"), limit=1000, ascending=True).records
-    out = []
-    for record in records:
-        m = record.asset_materialization
-        assert m is not None
-        out.append((m.partition, (m.tags or {}).get("dagster/data_version")))
-    return out
+    return {r.asset_materialization.partition: dict(r.asset_materialization.tags or {})
+            for r in records if r.asset_materialization is not None}
 
 
-@pytest.mark.parametrize("tags", [{DEFER_TAG: "true"}, {}], ids=["etalon's runner", "any other launcher"])
-def test_every_partition_of_a_range_run_carries_its_own_data_version(instance: DagsterInstance,
-                                                                     tags: dict[str, str]) -> None:
-    _run(instance, tags)
-    latest = {p: v for p, v in _materialisations(instance)}
-    assert latest == {f"p{i:02d}": f"v-p{i:02d}" for i in range(12)}
+def test_only_the_partitions_the_engine_computed_are_recorded(instance: DagsterInstance) -> None:
+    _run(instance)
+    assert sorted(_materialisations(instance)) == COMPUTED
 
 
-def test_the_runner_stores_one_event_per_partition_and_no_planned_events(instance: DagsterInstance) -> None:
-    _run(instance, {DEFER_TAG: "true"})
-    assert len(_materialisations(instance)) == 12
-    planned = instance.fetch_planned_materializations(AssetKey("cells"), limit=1000).records
-    assert planned == []
+def test_each_partition_carries_its_own_data_version_and_code_version(instance: DagsterInstance) -> None:
+    _run(instance)
+    tags = _materialisations(instance)
+    assert {p: (t["dagster/data_version"], t["dagster/code_version"]) for p, t in tags.items()} == {
+        p: (f"dv-{p}", "v1") for p in COMPUTED}
+
+
+def test_the_run_stores_no_planned_events(instance: DagsterInstance) -> None:
+    _run(instance)
+    assert instance.fetch_planned_materializations(AssetKey("cells"), limit=1000).records == []
 
 
 def test_a_new_instance_uses_etalons_batching_storage_in_dagsters_usual_layout(instance: DagsterInstance,
                                                                                 tmp_path: Path) -> None:
-    _run(instance, {DEFER_TAG: "true"})
+    _run(instance)
     assert type(instance.event_log_storage).__name__ == "BatchingSqliteEventLogStorage"
     assert (tmp_path / "history" / "runs" / "index.db").exists()
-    assert instance.get_latest_materialization_event(AssetKey("cells")) is not None

@@ -53,8 +53,6 @@ class SignaturesStage:
         return entry is not None and digest_now is not None and entry.input_digest == digest_now
 
     def reconcile_partition(self, world: World, partition: str, force: bool = False) -> Result:
-        from evaluation.engine.corpus_view import citation_deps
-
         with world.locks.hold(f"{self.name}:{partition}"):
             rows = []
             for code, name in event_names(world, partition):
@@ -72,14 +70,13 @@ class SignaturesStage:
             world.lake.write("signature_rejections", (partition,), refused)
             world.lake.write("corpus_changes", (partition,), changes)
             out = digest([r.__dict__ for r in ledger], [c.__dict__ for c in changes])
-            entry = Entry(self.name, partition, "", out, computed_at=world.at, rows=len(ledger), errors=len(refused),
-                          meta={"touch": sorted(set(touch)), "rejected": len(refused), "changes": len(changes)})
-            entry = Entry(**{**entry.__dict__, "input_digest": digest(VERSION, sorted(event_names(world, partition)),
-                                                                       world.corpus.touch_hash(sorted(set(touch)))
-                                                                       if touch else None)})
+            keys = sorted(set(touch))
+            in_digest = digest(VERSION, sorted(event_names(world, partition)),
+                               world.corpus.touch_hash(keys) if keys else None)
+            entry = Entry(self.name, partition, in_digest, out, computed_at=world.at, rows=len(ledger),
+                          errors=len(refused), meta={"touch": keys, "rejected": len(refused), "changes": len(changes)})
             old = world.index.get(self.name, partition)
             world.index.put([entry])
-        del citation_deps
         return Result(self.name, partition, entry, ran=True,
                       output_changed=old is None or old.output_digest != entry.output_digest)
 
@@ -113,7 +110,8 @@ def amendments(world: World, benchmark: str, signatures: list[dict[str, Any]]) -
 
 
 def _unit_status(corpus: Any, doc_id: str, path: str | None) -> str | None:
-    return corpus.unit_status(doc_id, path) if hasattr(corpus, "unit_status") else None
+    status: str | None = corpus.unit_status(doc_id, path)
+    return status
 
 
 STAGE = SignaturesStage()
