@@ -245,7 +245,7 @@ class Extractor:
         end = u.act_end if u.act_end > u.items_end else u.items_end
         if text[end - 1] in TRAILING:
             end = trim_end(text, u.start, end)
-        act_text = text[u.act_start : u.act_end].strip(" ,;:\n\t") if u.act_end > 0 else None
+        act_text = text[u.act_start : u.act_end].strip(" ,;:\r\n\t\u00a0") if u.act_end > 0 else None
         # most citations: one article, at most one subdivision written before it
         if len(u.items) == 1 and len(u.parts) < 2:
             article, article_to, _, _, part = u.items[0]

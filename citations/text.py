@@ -23,7 +23,14 @@ _FOLD = {
     "\u202f": " ",
     "\u2009": " ",
     "\u2007": " ",
+    "\u200b": " ",
+    "\ufeff": " ",
     "\t": " ",
+    "\u2028": "\n",
+    "\u2029": "\n",
+    "\x0b": "\n",
+    "\x0c": "\n",
+    "\x85": "\n",
     "\u2013": "-",
     "\u2014": "-",
     "\u2012": "-",
@@ -52,6 +59,8 @@ def fold(text: str) -> str:
     for ch, plain in _FOLD_ITEMS:
         if ch in lowered:
             lowered = lowered.replace(ch, plain)
+    if "\r" in lowered:  # CRLF and a lone CR (old Mac files) end a line as "\n" does, in as many characters
+        lowered = lowered.replace("\r\n", " \n").replace("\r", "\n")
     return lowered
 
 
@@ -123,7 +132,7 @@ def search_back(
         at = start + 1
 
 
-TRAILING = frozenset(" \t\n,;:")
+TRAILING = frozenset(" \t\r\n,;:\u00a0")
 
 
 def trim_end(text: str, start: int, end: int) -> int:
