@@ -8,16 +8,17 @@ what "ГК РФ" means everywhere.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from citations import grammar_eu as eu
 from citations.name_patterns import first_char_alternation, name_pattern
-from citations.registry_data import DATA, ActEntry, Court, load_courts, load_entries
+from citations.registry_data import DATA, ActEntry, Court, NumberedForm, load_courts, load_entries, load_numbered
 from citations.text import DATE, MONTH_WORD, fold
 
-__all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "default_registry"]
+__all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "NumberedForm", "default_registry"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +70,46 @@ def _title_head(title: str) -> tuple[str, str]:
 _BARE_NUMBER_AFTER = re.compile(r"\s+(\d+)-фз(?![а-я])")
 _UNKNOWN_TITLE = re.compile(r"\s+(?:о|об|обо)\s+[а-я]")
 _RO_TYPE = (
-    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
-    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|h\.?\s?g\.?|hotarar[a-z]*\s+(?:a\s+)?guvernului"
+    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
+    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
+    r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege)"
 )
+# An order names its issuer between the word and the number, at length ("Ordinul ministrului mediului, apelor și
+# pădurilor nr. 331/2023", "Ordinul secretarului general al Camerei Deputaților nr. 1.173/2018"); a law at most a
+# short name ("Legea apărării naționale nr. 45/1994").
+_RO_HEAD = (
+    rf"(?:{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)"
+    r"|(?P<ordin>ordin(?:ul(?:ui)?)?(?:\s+comun)?)(?P<owords>(?:,?\s+(?!nr(?![a-z]))[a-z]+){0,14}?))"
+)
+_RO_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _RO_LAW = (
-    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d{{1,3}}(?:\.\d{{3}})+|\d+)"
+    rf"{_RO_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{_RO_NUMBER})(?:\s*/\s*(?:{_RO_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
     rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
     r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+[^,;()\n\"]{1,200}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
+)
+# "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
+# Российской Федерации № 1912": a Government resolution, ru/pp-<number>
+_RU_GOVERNMENT = re.compile(
+    rf"постановлени[а-я]*\s+правительства(?:\s+(?:рф|российской\s+федерации))?(?:\s+от\s+{DATE})?\s*(?:№|n)\s*"
+    rf"(?P<num>\d+)(?![\d-])(?:\s+от\s+{DATE})?"
+)
+# "постановление Государственной Думы ... от 24.04.2020 № 8442-7 ГД": ru/gd-<number>
+_RU_DUMA = re.compile(
+    rf"постановлени[а-я]*\s+государственной\s+думы(?:\s+федерального\s+собрания(?:\s+(?:рф|российской\s+федерации))?)?"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+-\d+)\s*гд(?![а-я])"
+)
+# "Закон г. Москвы от 05.05.2010 № 17", "Закона Московской области № 249/2005-ОЗ": a regional law, which the
+# corpus of federal acts cannot hold: ru/region-<region word>-<number>
+_RU_REGIONAL = re.compile(
+    rf"(?P<head>закон[а-я]{{0,3}})\s+(?P<region>(?:г\.\s*|города\s+)(?:москвы|санкт-петербурга|севастополя)"
+    r"|[а-я-]+(?:ской|цкой)\s+(?:области|края)|республики\s+[а-я-]+|[а-я-]+ского\s+края|[а-я-]+ого\s+автономного\s+округа)"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+(?:[/-][0-9а-я-]+)?)"
+)
+_SLUG_SAFE = re.compile(r"[^a-z0-9-]+")
+_TRANSLIT = str.maketrans(
+    "абвгдежзийклмнопрстуфхцчшщъыьэюя", "abvgdejziiklmnoprstufhccss_y_eua"
 )
 
 
@@ -96,11 +128,15 @@ def _word_start(folded: str, pos: int) -> bool:
     return pos == 0 or not folded[pos - 1].isalpha()
 
 
-def _ro_type(word: str) -> str:
+def _ro_type(word: str | None) -> str:
+    if word is None:
+        return "ordin"
     w = word.replace(".", "").replace(" ", "")
+    if "camerei" in w:
+        return "hcd"
     if w.startswith(("legea", "legii", "lege")) or w == "l":
         return "lege"
-    if w.startswith("oug") or "urgenta" in w:
+    if w.startswith("oug") or "urgen" in w:
         return "oug"
     if w.startswith("og") or w.startswith("ordonant"):
         return "og"
@@ -112,8 +148,9 @@ def _ro_type(word: str) -> str:
 class ActRegistry:
     """Canonical act keys with their names; compiled once into one matcher per jurisdiction."""
 
-    def __init__(self, entries: list[ActEntry], courts: list[Court]) -> None:
+    def __init__(self, entries: list[ActEntry], courts: list[Court], numbered: list[NumberedForm] | None = None) -> None:
         self.entries = {e.key: e for e in entries}
+        self.numbered = numbered or []
         self.courts = courts
         self._by_slug: dict[str, str] = {}
         heads: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -121,12 +158,13 @@ class ActRegistry:
         # written forms that name the act only beside an article: alone, "ОСАГО" is the insurance, not the law
         self.beside_article_only = frozenset(fold(n).strip() for e in entries for n in e.beside_article)
         for e in entries:
-            for name in e.beside_article:
-                alias[e.jurisdiction].append((name_pattern(name, e.jurisdiction), e.key))
+            for lang in e.languages:
+                for name in e.beside_article:
+                    alias[lang].append((name_pattern(name, lang), e.key))
+                for name in e.names:
+                    alias[lang].append((name_pattern(name, lang), e.key))
             for slug in (*e.slugs, e.key.split("/", 1)[1]):
-                self._by_slug[f"{e.jurisdiction}/{slug}"] = e.key
-            for name in e.names:
-                alias[e.jurisdiction].append((name_pattern(name, e.jurisdiction), e.key))
+                self._by_slug[f"{e.key.split('/', 1)[0]}/{slug}"] = e.key
             for t in e.titles:
                 heads.setdefault(_title_head(fold(t)), []).append((name_pattern(t, "ru"), e.key))
         self._alias_keys: dict[str, dict[str, str]] = {}
@@ -172,10 +210,7 @@ class ActRegistry:
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(cls, acts: Path = DATA / "acts.yaml", courts: Path = DATA / "courts.yaml") -> ActRegistry:
-        return cls(
-            load_entries(acts),
-            load_courts(courts),
-        )
+        return cls(load_entries(acts), load_courts(courts), load_numbered(acts))
 
     # ------------------------------------------------------------------ public look-ups
     def key_for(self, name: str, jurisdiction: str) -> str | None:
@@ -213,6 +248,10 @@ class ActRegistry:
     # ------------------------------------------------------------------ matching inside a folded text
     def match_at(self, folded: str, pos: int, jurisdiction: str) -> ActMatch | None:
         """The act written exactly at `pos` of a folded text, the longest reading first."""
+        for scan, make in self._other_scans(jurisdiction):
+            other = scan.match(folded, pos)
+            if other is not None and _word_start(folded, pos):
+                return make(other)
         if jurisdiction == "ru":
             law = self._ru_law(folded, pos)
             if law is not None:
@@ -257,6 +296,8 @@ class ActRegistry:
             found.extend(
                 self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
             )
+        for scan, make in self._other_scans(jurisdiction, folded):
+            found.extend(make(m) for m in scan.finditer(folded) if _word_start(folded, m.start()))
         laws = len(found)  # the alias scan below yields its own hits in order and without overlaps
         by_char = self._alias_by_char[jurisdiction]
         cache = self._alias_cache[jurisdiction]
@@ -284,6 +325,24 @@ class ActRegistry:
                 end = act.end
                 out.append(act)
         return out
+
+    def _other_scans(
+        self, jurisdiction: str, folded: str | None = None
+    ) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], ActMatch]]]:
+        """The scans for acts outside the codes and laws: European acts in both languages, Russian Government
+        and Duma resolutions and regional laws. Given the text, only those whose head word it contains."""
+        scans: list[tuple[re.Pattern[str], Callable[[re.Match[str]], ActMatch]]] = []
+        if folded is None or "regulament" in folded or "регламент" in folded:
+            scans.append((eu.REGULATION, _eu_regulation))
+        if folded is None or "directiv" in folded or "директив" in folded:
+            scans.append((eu.DIRECTIVE, _eu_directive))
+        if folded is None or "protocol" in folded or "протокол" in folded:
+            scans.append((eu.PROTOCOL, _echr_protocol))
+        if jurisdiction == "ru" and (folded is None or "постановлени" in folded):
+            scans += [(_RU_GOVERNMENT, _ru_government), (_RU_DUMA, _ru_duma)]
+        if jurisdiction == "ru" and (folded is None or "закон" in folded):
+            scans.append((_RU_REGIONAL, _ru_regional))
+        return scans
 
     def _ru_law(self, folded: str, pos: int, m: re.Match[str] | None = None) -> ActMatch | None:
         """The law written at `pos`; `m` is the law pattern's match there when the caller's scan has it."""
@@ -347,7 +406,7 @@ class ActRegistry:
         written = m.group()
         known = self._ro_law_cache.get(written)  # answers repeat "Legea nr. 85/2014" a lot
         if known is None:
-            rtype = _ro_type(m.group("rtype"))
+            rtype = _ro_type(m.group("rtype"))  # None: an order
             slug = f"{rtype}-{m.group('rnum').replace('.', '')}-{m.group('ryear') or m.group('ryear2')}"
             known = (self._slug("ro", slug), rtype)
             if len(self._ro_law_cache) > 4096:
@@ -368,6 +427,33 @@ class ActRegistry:
 
     def _slug(self, jurisdiction: str, slug: str) -> str:
         return self._by_slug.get(f"{jurisdiction}/{slug}", f"{jurisdiction}/{slug}")
+
+
+def _eu_regulation(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.regulation_key(m), "eu")
+
+
+def _eu_directive(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.directive_key(m), "eu")
+
+
+def _echr_protocol(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.protocol_key(m), "convention")
+
+
+def _ru_government(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), f"ru/pp-{m.group('num')}", "resolution")
+
+
+def _ru_duma(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), f"ru/gd-{m.group('num')}", "resolution")
+
+
+def _ru_regional(m: re.Match[str]) -> ActMatch:
+    region = m.group("region").split()[-1] if m.group("region").startswith(("г.", "город")) else m.group("region")
+    slug = _SLUG_SAFE.sub("-", region.translate(_TRANSLIT).replace("_", "")).strip("-")
+    number = _SLUG_SAFE.sub("-", m.group("num").translate(_TRANSLIT).replace("_", "")).strip("-")
+    return _act_match(m.start(), m.end(), f"ru/region-{slug}-{number}", "law")
 
 
 @lru_cache(maxsize=1)
