@@ -182,6 +182,8 @@ class Extractor:
                     unit.act_start, unit.act_end = items_end, ref.end()
                 elif not_an_act.match(folded, after):
                     continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
+                elif len(items) == 1 and _is_heading(text, folded, mstart, base, items_end):
+                    continue  # "Articolul 15\n", "ART. 3 In exercitarea", "Статья 1\n": an act's own heading
             units.append(unit)
         return units
 
@@ -295,6 +297,27 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
             sub = ro.sub_parts(written_sub) if written_sub else None
         out.append((a, b, it.start(), it.end(), sub))
     return tuple(out)
+
+
+_LINE_LEAD = frozenset(" \t+*#>-")
+
+
+def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
+    """Whether an article word and number with no act after them head an article of the text itself rather than
+    cite one: written in capitals ("ART. 1", "ARTICOLUL 15"), or alone at the start of a line ("Articolul 15" and
+    the line ends, "Art. 1." then the text, "Articolul 1Se aprobă" run together by a lost line break)."""
+    word = text[start:items].strip()
+    if len(word) > 2 and word.replace(".", "").isupper():
+        return True
+    k = start - 1
+    while k >= 0 and text[k] in _LINE_LEAD:
+        k -= 1
+    if k >= 0 and folded[k] != "\n":
+        return False
+    rest = folded[end : end + 3]
+    if not rest or rest[0] == "\n" or text[end].isupper():
+        return True
+    return rest[0] in ".:" and (len(rest) < 2 or rest[1] == "\n" or (rest[1] == " " and text[end + 2 : end + 3].isupper()))
 
 
 def _ru_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:

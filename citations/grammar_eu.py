@@ -29,6 +29,9 @@ _TAIL = (
     r"(?:\s+(?:al|a)\s+(?:parlamentului\s+european\s+si\s+al\s+consiliului|consiliului|comisiei)"
     r"|\s+(?:европейского\s+парламента\s+и\s+совета|совета|комиссии)(?:\s+европейского\s+союза)?)?"
     rf"(?:\s+(?:din|от)\s+\d{{1,2}}\s+{MONTH_WORD}\s+\d{{4}}(?:\s+(?:г\.|года))?)?"
+    # its title: an act named inside it ("de abrogare a Directivei 95/46/CE") is not cited on its own
+    r"(?:\s+(?:privind|de\s+stabilire|de\s+modificare|de\s+abrogare|de\s+completare|referitoare\s+la|cu\s+privire\s+la"
+    r"|о|об)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee|ес)\))+?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
 )
 REGULATION = re.compile(
     rf"{_REG_WORD}\s*{_UNION}\s*(?:(?:nr\.?|№|n)\s*)?"

@@ -17,7 +17,7 @@ INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
 # case in the folded text, never part of a word ("art. vă", "și i-a"); upper case in the answer itself
 # (citations.extract checks the original: "art. 5 și i se aplică" lists no article I).
 ROMAN_ARTICLE = r"(?<![a-z])(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})(?![a-z0-9-])"
-NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+|{ROMAN_ARTICLE})(?![\d]){INDEX}?"
+NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+|{ROMAN_ARTICLE}|unic(?![a-z]))(?![\d]){INDEX}?"
 _ALIN_VAL = r"(?:\(\d+(?:\^\d+)?\)|\d+)"
 ALIN = (
     rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(])|al\.(?=\s*[\d(]))\s*{_ALIN_VAL}"  # "al. (2)" too
@@ -48,6 +48,8 @@ DOC_WORDS = (
     "incheier",
     "dcc",
     "d.c.c",
+    "ril",
+    "hp",
 )  # where a decision citation may begin
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
@@ -65,10 +67,15 @@ NOT_AN_ACT = re.compile(
     r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
     r"|decizi|hotarar|procesul-verbal|oferta|polit))"
 )
-CONNECTOR = re.compile(r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si)?\s*")
+CONNECTOR = re.compile(
+    r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
+)  # "art. 75 și ale art. 76 din Constituție": the list shares the act named after its last member
 
 # "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
-DEC_WORD = r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z])))"
+DEC_WORD = (
+    r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z]))"
+    r"|(?:ril|hp)(?=\s+nr))"  # "HP nr. 24/2021", "RIL nr. 8/2022": the mechanism names the High Court's decision
+)
 DEC_NUM = (
     r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
     rf"(?:\s*/\s*(?P<year>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<year2>\d{{4}}))(?!\d)"
@@ -156,6 +163,8 @@ def article_number(raw: str) -> str:
     if "ind" in raw:
         raw = _INDEX_WORD.sub("^", raw)
     number = raw.replace(" ", "").replace(".", "")
+    if number == "unic":
+        return number  # "ARTICOLUL UNIC", "art. unic": the act's one article
     if number[:1].isalpha():
         return number.upper()  # a Roman article, as the corpus writes it: "I", "IV^1"
     if number.isascii():

@@ -49,12 +49,16 @@ REFERENCE = re.compile(
 )
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
-    r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис)"
+    r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"
+    r"|постановлени|определени|решени)"  # "ст.37 Постановления Пленума": a point of the resolution, read there
 )
 CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")
 # Between the article and its act: space, and the subdivisions when written after the article number
 # ("ст. 12.9 ч. 2 КоАП РФ", "ст. 81 ч. 1 п. 6 ТК РФ"), which the extractor then reads as the article's part.
-ACT_GAP = re.compile(rf"\s*(?:(?P<after>(?:,?\s*{PART_WORD}\s*{PART_LIST})+)\s*,?\s*)?")
+# "статьи 17 (часть 3) Конституции": the part in brackets after the number.
+ACT_GAP = re.compile(
+    rf"\s*(?:(?P<after>(?:,?\s*{PART_WORD}\s*{PART_LIST})+|\(\s*(?:част[а-я]*|ч\.|пункт[а-я]*|п\.)\s*{PART_LIST}\s*\))\s*,?\s*)?"
+)
 
 _PART_NAMES = (("подп", "пп."), ("пп", "пп."), ("пункт", "п."), ("п", "п."), ("част", "ч."), ("ч", "ч."),
                ("абз", "абз."))  # fmt: skip

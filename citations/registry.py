@@ -15,7 +15,15 @@ from pathlib import Path
 
 from citations import grammar_eu as eu
 from citations.name_patterns import first_char_alternation, name_pattern
-from citations.registry_data import DATA, ActEntry, Court, NumberedForm, load_courts, load_entries, load_numbered
+from citations.registry_data import (
+    DATA,
+    ActEntry,
+    Court,
+    NumberedForm,
+    load_courts,
+    load_entries,
+    load_numbered,
+)
 from citations.text import DATE, MONTH_WORD, fold
 
 __all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "NumberedForm", "default_registry"]
@@ -87,7 +95,7 @@ _RO_LAW = (
     rf"{_RO_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{_RO_NUMBER})(?:\s*/\s*(?:{_RO_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
     rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
-    r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+[^,;()\n\"]{1,200}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
+    r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){1,400}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
 )
 # "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
 # Российской Федерации № 1912": a Government resolution, ru/pp-<number>
