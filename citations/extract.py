@@ -24,8 +24,8 @@ from citations.registry import ActMatch, ActRegistry, default_registry
 from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end
 
 _ACT_THEN_ARTICLE = re.compile(
-    r"[ \t]*(?:[,:-][ \t]*)?"
-)  # "ГК РФ, ст. 333", "ГК РФ ст. 333", "КоАП РФ — ст. 20.1"
+    r"[ \t]*(?:[,:(-][ \t]*)?"
+)  # "ГК РФ, ст. 333", "ГК РФ ст. 333", "КоАП РФ — ст. 20.1", "Гражданского кодекса РФ (ст. 123.12)"
 
 
 @dataclass(slots=True)
@@ -76,7 +76,7 @@ class Extractor:
         units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {})
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
-        self._fill_acts(units, acts, folded, j)
+        self._fill_acts(units, acts, text, folded, j)
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
@@ -146,6 +146,8 @@ class Extractor:
                     continue  # "ст." inside a word ("пост.") or "art." inside "part."
             elif mstart and folded[0].isalnum():
                 continue
+            if is_ru and mstart > 3 and folded[mstart - 2] in ",." and ru.GAZETTE_BEFORE.search(folded, max(0, mstart - 24), mstart):
+                continue  # "СЗ РФ, 1995, N 21, ст. 1929": a gazette's article
             base = m.start("items")
             written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
@@ -154,7 +156,7 @@ class Extractor:
             else:
                 parsed = _items(written_items, is_ru)
                 items = [(a, b, base + s, base + e, sub) for a, b, s, e, sub in parsed
-                         if not a[:1].isalpha() or text[base + s : base + s + 1].isupper()]  # Roman: "art. I"
+                         if not a[:1].isalpha() or a == "unic" or text[base + s : base + s + 1].isupper()]  # "art. I"
                 if not items:
                     continue
                 if len(items) < len(parsed) and parsed[-1][2] + base != items[-1][2]:
@@ -171,13 +173,23 @@ class Extractor:
                 if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
                     a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
                     unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
+            if act is not None and len(items) == 1 and "\n" in folded[items_end : act.start]:
+                if _is_heading(text, folded, mstart, base, items_end):
+                    continue  # "Articolul 16\nLegea nr. ...": the heading, and the text under it
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
                 # what follows the article, past any subdivision written after it ("ст. 5 п. 2 договора")
                 after = pos.end() if is_ru and pos is not None and pos.group("after") else items_end
-                ref = reference.match(folded, after)
-                if ref is not None:
+                rules = g.APPROVED_RULES.match(folded, after)
+                approver = acts_at.get(rules.end()) if rules is not None else None
+                ref = reference.match(folded, after) if approver is None else None
+                if ref is not None and len(items) == 1 and "\n" in folded[items_end : ref.end()]:
+                    if _is_heading(text, folded, mstart, base, items_end):
+                        continue  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
+                if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
+                    unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
+                elif ref is not None:
                     unit.ref = _ref_kind(ref.group(0))
                     unit.act_start, unit.act_end = items_end, ref.end()
                 elif not_an_act.match(folded, after):
@@ -187,7 +199,7 @@ class Extractor:
             units.append(unit)
         return units
 
-    def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], folded: str, j: Jurisdiction) -> None:
+    def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], text: str, folded: str, j: Jurisdiction) -> None:
         for u in units:
             if u.act is None:
                 break
@@ -216,7 +228,21 @@ class Extractor:
                     else self._refer_back(acts, chain.start, chain.ref or "any")
                 )
                 continue
-            u.act = self._refer_back(acts, u.start, "any") or _next_in_sentence(acts, folded, u.items_end)
+            u.act = self._context_act(acts, text, folded, u)
+
+    def _context_act(self, acts: list[ActMatch], text: str, folded: str, u: _Unit) -> ActMatch | None:
+        """The act of an article written bare, where the text settles it: the act named last before it in the
+        same sentence, or the one act the whole text names; else the act the sentence goes on to name
+        ("(ст. 131–132 ..., см. ГПК РФ)"). Never an act named sentences before among others: better unknown."""
+        prev = self._refer_back(acts, u.start, "any")
+        if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
+            return prev
+        # the act a text is about: the one it names other than as the act that amended it
+        subjects = {a.key for a in acts if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)}
+        if len(subjects) == 1:
+            key = next(iter(subjects))
+            return next(a for a in acts if a.key == key)
+        return _next_in_sentence(acts, text, folded, u.items_end)
 
     def _acts_first(self, units: list[_Unit], acts: list[ActMatch], folded: str) -> None:
         """Sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"."""
@@ -288,7 +314,8 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
     out = []
     for it in (ru.ITEM_RE if is_ru else ro.ITEM_RE).finditer(written):
         if is_ru:
-            a, b, sub = it.group("a"), it.group("b"), None
+            a, b, bracket = it.group("a"), it.group("b"), it.group("sub")
+            sub = _ru_part_after(bracket) if bracket else None  # "35 (часть 2)"
             if b is not None and b.isdigit() and it.end("a") + 1 == it.start("b") and int(b) < int(a.split(".")[0]):
                 a, b = f"{a}.{b}", None  # "ст. 14.1.1-1": an inserted article (the corpus's 14.1.1.1), no range
         else:
@@ -307,7 +334,7 @@ def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> boo
     cite one: written in capitals ("ART. 1", "ARTICOLUL 15"), or alone at the start of a line ("Articolul 15" and
     the line ends, "Art. 1." then the text, "Articolul 1Se aprobă" run together by a lost line break)."""
     word = text[start:items].strip()
-    if len(word) > 2 and word.replace(".", "").isupper():
+    if (len(word) > 2 and word.replace(".", "").isupper()) or text[end : end + 1].isupper():
         return True
     k = start - 1
     while k >= 0 and text[k] in _LINE_LEAD:
@@ -376,6 +403,10 @@ def _ref_kind(written: str) -> str:
         return "law"
     if "ordonant" in w:
         return "ordinance"
+    if "ordin" in w:
+        return "order"
+    if "conventi" in w or "конвенци" in w:
+        return "convention"
     return "any"
 
 
@@ -386,6 +417,10 @@ def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
         return act.type in ("law", "lege")
     if kind == "ordinance":
         return act.type in ("og", "oug", "ordinance")
+    if kind == "order":
+        return act.type == "ordin"
+    if kind == "convention":
+        return act.type == "convention"
     return True
 
 
@@ -405,10 +440,13 @@ def _may_follow_parts(folded: str, pos: int, j: str) -> bool:
     return folded.endswith((" al", " a", "din", " la"), 0, k + 1)
 
 
-def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
-    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"."""
+def _next_in_sentence(acts: list[ActMatch], text: str, folded: str, pos: int) -> ActMatch | None:
+    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"; not the act an
+    amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea nr.")."""
     nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
-    if nxt is None or _SENTENCE_END.search(folded, pos, nxt.start):
+    if nxt is None or _SENTENCE_END.search(folded, pos, nxt.start) or _TEXT_SENTENCE_END.search(text, pos, nxt.start):
+        return None
+    if _AMENDED_BY.search(folded, pos, nxt.start):
         return None
     return nxt
 
@@ -422,6 +460,17 @@ _RULE_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 # a text defines for an act it has just cited is not a second citation of it.
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
 _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
+# a sentence ends where a capital follows its stop, which only the original text shows
+# (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
+_TEXT_SENTENCE_END = re.compile(r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„(\[*])|\s*\n)|\n\s*\n")
+_AMENDED_BY_BEFORE = re.compile(
+    r"(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*\s+(?:de|prin)\s+"
+    r"(?:[a-z0-9.,^()]+\s+){0,8}?\Z|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
+)
+_AMENDED_BY = re.compile(
+    r"(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat)[a-z]*\s+(?:de|prin)"
+    r"|(?:изменен|утратил|признан|введен|дополнен)[а-я]*\s+(?:федеральным\s+законом|законом|силу)"
+)
 
 
 def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:

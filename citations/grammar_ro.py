@@ -56,14 +56,24 @@ SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{P
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 REFERENCE = re.compile(
     r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata)"
-    r"|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
-    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat))"
-    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata)"
+    r"|prezent(?:a|ei)\s+(?:lege|legi)|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
+    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat)|prezentul(?:ui)?\s+cod)"
+    r"|(?P<ordin>prezentul(?:ui)?\s+ordin|acelasi\s+ordin|aceluiasi\s+ordin)"
+    r"|(?P<conv>conventi(?:a|ei|e)(?![a-z])(?!\s+(?:de|dintre|partilor|privind|cu|colectiv|civil|nr)))"
+    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata)|prezent(?:a|ei)\s+ordonant[ae]"
     r"|ordonanta(?![a-z])(?!\s+(?:de\s+urgenta|a\s+guvernului|guvernului|nr)))"
     r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ))(?![a-z])"
 )
+# "art. 251 din Regulamentul Camerei Deputaților, aprobat prin Hotărârea ... nr. 8/1994": rules approved by an act
+# are cited as that act, which the extractor then reads where this match ends.
+APPROVED_RULES = re.compile(
+    r"\s*(?:din|al|a|ale)\s+(?:regulament|norme|normel|metodologi|procedur|statut|instructiun)[a-z]*"
+    r"(?:\s+(?!aprobat)[a-z-]+){0,15}?\s*,?\s+aprobat[a-z]*\s+prin\s+"
+)
+# "(Собрание законодательства ..., 1995, N 21, ст. 1929": an issue number right before "ст." is a gazette's
+# article, never a citation.
 NOT_AN_ACT = re.compile(
-    r"\s*(?:(?:din|al|a|ale)\s+[a-z]|(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
+    r"\s*(?:(?:din|al|ale)\s+[a-z]|a\s+(?!fost\b|fi\b)[a-z]|(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
     r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
     r"|decizi|hotarar|procesul-verbal|oferta|polit))"
 )

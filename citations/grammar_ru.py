@@ -22,7 +22,8 @@ _NOT_ARTICLE = (
     r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
     r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря))"
 )
-ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}"
+_BRACKET_PART = rf"(?:\s*\(\s*(?:част[а-я]*|ч\.|пункт[а-я]*|п\.)\s*{PART_VAL}(?:\s*(?:,|и)\s*{PART_VAL})*\s*\))"
+ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{_BRACKET_PART}?"
 # A list may go on over a line break after "," or "и", not after ";": that ends an entry of a numbered list
 ITEMS = rf"{ITEM}(?:\s*(?:(?:,|и|или)\s*|;[ \t]*)(?:ст\.\s*)?{ITEM})*"
 
@@ -34,7 +35,7 @@ _PART = rf"{PART_WORD}\s*{PART_LIST}\s*,?\s+"
 PARTS_SCAN = re.compile(rf"(?P<parts>{_PART}(?:{_PART})*)\Z")
 PARTS_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz0123456789")
 DOC_WORDS = ("постановлени", "определени", "решени", "разъяснени", "обзор")  # where a decision may begin
-ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}")
+ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{_BRACKET_PART})?")
 PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
 PART_VAL_RE = re.compile(PART_VAL)
 
@@ -45,8 +46,17 @@ PART_VAL_RE = re.compile(PART_VAL)
 REFERENCE = re.compile(
     r"\s*(?:(?:указанн|названн|эт|того\s+же|данн|настоящ|вышеуказанн|вышеназванн|упомянут|соответствующ)[а-я]*"
     r"\s+(?P<what>федеральн[а-я]*\s+закон|закон|кодекс|фз)[а-я]*(?![а-я])"
-    r"|(?:закон|кодекс)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)|\s+(?!(?:о|об|обо|от|рф|российской|рсфср)(?![а-я]))[а-я]))"
+    r"|(?:закон|кодекс|конвенци)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)|\s+(?!(?:о|об|обо|от|рф|российской|рсфср)(?![а-я]))[а-я]))"
 )
+# "пункта 36 Правил ..., утверждённых постановлением Правительства РФ № 1912": rules approved by an act are cited
+# as that act, which the extractor then reads where this match ends.
+APPROVED_RULES = re.compile(
+    r"\s*(?:правил|положени|порядк|регламент|инструкци|требовани)[а-я]*(?:\s+(?!утвержд)[а-я-]+){0,15}?\s*,?\s+"
+    r"утвержд[её]нн[а-я]*\s+"
+)
+# "(Собрание законодательства ..., 1995, N 21, ст. 1929; N 48, ст. 4566)": an issue number right before "ст." is a
+# gazette's article, never a citation.
+GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d]+\))?\s*[,.]\s*\Z")
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"
@@ -127,4 +137,4 @@ def part_value(value: str) -> str:
 POINT_AFTER = re.compile(
     r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
 )
-TITLE_AFTER = re.compile(r'\s*"[^"\n]{3,300}"')
+TITLE_AFTER = re.compile(r'(?:\s+от\s+(?:дата|дд\.мм\.гггг)(?:\s*г\.)?)?\s*"[^"\n]{3,300}"')  # "от дата": anonymised

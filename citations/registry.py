@@ -53,11 +53,12 @@ def _act_match(start: int, end: int, key: str | None, type_: str) -> ActMatch:
     return m
 
 
-_RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
+_RU_SUFFIX = r"(?:\s*рф(?![а-я])|\s+(?:российской\s+федерации|россии|рсфср)(?![а-я]))?"
+_ANY_DATE = rf"(?:{DATE}|дата|дд\.мм\.гггг(?:\s*г\.)?)"  # "от дата": a date the publisher anonymised
 _RU_LAW = (
     r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
-    rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
-    rf"(?:\s+от\s+{DATE})?"
+    rf"(?:\s+от\s+{_ANY_DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
+    rf"(?:\s+от\s+{_ANY_DATE})?"
 )
 _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
@@ -91,11 +92,12 @@ _RO_HEAD = (
     r"|(?P<ordin>ordin(?:ul(?:ui)?)?(?:\s+comun)?)(?P<owords>(?:,?\s+(?!nr(?![a-z]))[a-z]+){0,14}?))"
 )
 _RO_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
+_NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
 _RO_LAW = (
     rf"{_RO_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{_RO_NUMBER})(?:\s*/\s*(?:{_RO_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
     rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
-    r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){1,400}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
+    rf"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){{1,400}}?(?=[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|$))?"
 )
 # "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
 # Российской Федерации № 1912": a Government resolution, ru/pp-<number>
