@@ -73,7 +73,7 @@ class Extractor:
         out = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
         taken = [(d.start, d.end) for d in out]
         acts = self.reg.acts_in(folded, j)
-        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {})
+        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {}, acts)
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
         self._fill_acts(units, acts, text, folded, j)
@@ -104,6 +104,8 @@ class Extractor:
         returns where the rules so cited are written (they are not cited again as a whole)."""
         cited: list[int] = []
         for a in acts:
+            if a.type == "resolution" and a.key is not None:
+                cited += self._approved_points(text, folded, a, out)
             if a.type != "regulation" or a.key is None:
                 continue
             m = _RULE_POINTS.search(folded, max(0, a.start - 80), a.start)
@@ -117,8 +119,22 @@ class Extractor:
             cited.append(a.start)
         return cited
 
+    def _approved_points(self, text: str, folded: str, a: ActMatch, out: list[Citation]) -> list[int]:
+        """ "п. 86 Правил ..., утв. постановлением Правительства РФ № 354": the points of rules a resolution
+        approved are cited as that resolution's, by point (article null, part "п. 86")."""
+        m = _APPROVED_POINTS.search(folded, max(0, a.start - 300), a.start)
+        if m is None:
+            return []
+        end = trim_end(text, m.start(), a.end)
+        for number in _RULE_NUMBER.findall(folded, m.start("numbers"), m.end("numbers")):
+            out.append(new_citation(m.start(), end, text[m.start() : end], "article", "ru", a.key, text[a.start : end],
+                                    None, None, f"п. {number}"))  # fmt: skip
+        return [a.start]
+
     # ------------------------------------------------------------------ articles
-    def _units(self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
+    def _units(
+        self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch], acts: list[ActMatch]
+    ) -> list[_Unit]:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
         act_gap, reference, not_an_act = g.ACT_GAP, g.REFERENCE, g.NOT_AN_ACT
@@ -183,12 +199,15 @@ class Extractor:
                 after = pos.end() if is_ru and pos is not None and pos.group("after") else items_end
                 rules = g.APPROVED_RULES.match(folded, after)
                 approver = acts_at.get(rules.end()) if rules is not None else None
-                ref = reference.match(folded, after) if approver is None else None
+                back = _named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if approver is None and acts else None
+                ref = reference.match(folded, after) if approver is None and back is None else None
                 if ref is not None and len(items) == 1 and "\n" in folded[items_end : ref.end()]:
                     if _is_heading(text, folded, mstart, base, items_end):
                         continue  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
                 if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
                     unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
+                elif back is not None:  # "ст. 49 Основ": the act named before, by the word written here
+                    unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
                 elif ref is not None:
                     unit.ref = _ref_kind(ref.group(0))
                     unit.act_start, unit.act_end = items_end, ref.end()
@@ -329,6 +348,21 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
 _LINE_LEAD = frozenset(" \t+*#>-")
 
 
+def _named_back(
+    text: str, folded: str, pos: int, before: int, acts: list[ActMatch], head_word: re.Pattern[str]
+) -> tuple[ActMatch, int] | None:
+    """ "ст. 49 Основ" after "Основ законодательства ... о нотариате", "art. 6 din Convenție" after the Convention
+    named in full: a capitalised word after the article that begins as an act named earlier begins is that act."""
+    m = head_word.match(folded, pos)
+    if m is None or not text[m.start("w")].isupper():
+        return None
+    stem = m.group("w")[:4]
+    for a in reversed(acts):
+        if a.start < before and a.key is not None and folded.startswith(stem, a.start):
+            return a, m.end()
+    return None
+
+
 def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
     """Whether an article word and number with no act after them head an article of the text itself rather than
     cite one: written in capitals ("ART. 1", "ARTICOLUL 15"), or alone at the start of a line ("Articolul 15" and
@@ -456,6 +490,10 @@ _RULE_POINTS = re.compile(
     r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)\s+\Z"
 )
 _RULE_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+_APPROVED_POINTS = re.compile(
+    r"(?<![а-я])(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)"
+    r"\s+(?:правил|положени|порядк|регламент|требовани)[а-я]*(?:[^.;()]{0,200}?)[,\s]+(?:утв\.|утвержд[её]нн[а-я]*)\s+\Z"
+)
 # "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
 # a text defines for an act it has just cited is not a second citation of it.
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")

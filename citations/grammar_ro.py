@@ -77,6 +77,7 @@ NOT_AN_ACT = re.compile(
     r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
     r"|decizi|hotarar|procesul-verbal|oferta|polit))"
 )
+HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
 CONNECTOR = re.compile(
     r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
 )  # "art. 75 și ale art. 76 din Constituție": the list shares the act named after its last member

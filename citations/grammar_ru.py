@@ -52,7 +52,7 @@ REFERENCE = re.compile(
 # as that act, which the extractor then reads where this match ends.
 APPROVED_RULES = re.compile(
     r"\s*(?:правил|положени|порядк|регламент|инструкци|требовани)[а-я]*(?:\s+(?!утвержд)[а-я-]+){0,15}?\s*,?\s+"
-    r"утвержд[её]нн[а-я]*\s+"
+    r"(?:утв\.|утвержд[её]нн[а-я]*)\s+"
 )
 # "(Собрание законодательства ..., 1995, N 21, ст. 1929; N 48, ст. 4566)": an issue number right before "ст." is a
 # gazette's article, never a citation.
@@ -62,6 +62,7 @@ NOT_AN_ACT = re.compile(
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"
     r"|постановлени|определени|решени)"  # "ст.37 Постановления Пленума": a point of the resolution, read there
 )
+HEAD_WORD = re.compile(r"[ \t]*(?P<w>[а-я]{4,})")  # "ст. 49 Основ": an act named before, by its first word
 CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")
 # Between the article and its act: space, and the subdivisions when written after the article number
 # ("ст. 12.9 ч. 2 КоАП РФ", "ст. 81 ч. 1 п. 6 ТК РФ"), which the extractor then reads as the article's part.
@@ -91,7 +92,9 @@ def decision_patterns(courts: str) -> tuple[re.Pattern[str], re.Pattern[str], re
     body = _COURT_BODY.format(courts=courts)
     return (
         re.compile(rf"{_DOC}\s+(?:(?!{_DOC})[а-я]+\s+){{0,3}}?{body}{_TAIL}"),  # the nearest document word
-        re.compile(rf"(?<![а-яa-z]){body}\s+(?:в\s+(?:сво[её]м\s+)?)?\Z"),
+        re.compile(
+            rf"(?<![а-яa-z]){body}\s*(?:,?\s*(?:изложенн|выраженн|сформулированн|закрепленн)[а-я]*\s+)?(?:в\s+(?:сво[её]м\s+)?)?\Z"
+        ),
         re.compile(rf"{_DOC}{_TAIL}"),
     )
 
