@@ -165,6 +165,9 @@ class Extractor:
             if is_ru and mstart > 3 and folded[mstart - 2] in ",." and ru.GAZETTE_BEFORE.search(folded, max(0, mstart - 24), mstart):
                 continue  # "СЗ РФ, 1995, N 21, ст. 1929": a gazette's article
             base = m.start("items")
+            if (text[items_end : items_end + 1].isupper() and text[items_end - 1].isdigit() and text[items_end].isalpha()
+                    and items_end not in acts_at):
+                continue  # "Articolul 2Prezentul ordin": a heading run into its text by a lost line break
             written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
             if written_items.isdecimal():  # the common "ст. 1152": one article, nothing to split or normalise
