@@ -121,7 +121,21 @@ class DecisionFinder:
         for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
-        return _no_overlaps(found)
+        return _no_overlaps(self._not_own_case(text, folded, found, ru.OWN_CASE))
+
+    def _not_own_case(self, text: str, folded: str, found: list[Citation], own: re.Pattern[str]) -> list[Citation]:
+        """A lower court's ruling in the case being decided ("Решением ... районного суда ... исковые требования
+        удовлетворены", "prin sentința civilă nr. ... a Judecătoriei ..., apelul a fost respins") is the case's
+        history, not a citation of practice: dropped when its sentence tells the case's course."""
+        known = {c.court for c in self.reg.courts}
+        out = []
+        for c in found:
+            if c.court is not None and c.court not in known:
+                lo, hi = _sentence(text, c.start, c.end)
+                if own.search(folded, lo, hi):
+                    continue
+            out.append(c)
+        return out
 
     def _ru_court(self, m: re.Match[str]) -> str | None:
         court = self._canonical_court(m.group("court"), "ru")
@@ -229,7 +243,7 @@ class DecisionFinder:
                     number=text[m.start() - 1 : m.end()].upper(),
                 )
             )
-        return _no_overlaps(found)
+        return _no_overlaps(self._not_own_case(text, folded, found, ro.OWN_CASE))
 
     def _nearest_court(self, folded: str, start: int, end: int) -> str | None:
         lo = max(0, folded.rfind(". ", 0, start) - 120)
@@ -316,6 +330,17 @@ def _names_court_abbreviation(folded: str) -> bool:
             return True
         at = folded.find("рф", at + 2)
     return False
+
+
+_STOP = re.compile(r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„(])|\s*\n)|\n\s*\n")
+
+
+def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the sentence holding text[start:end]."""
+    lo = max(0, start - 400)
+    stops = [m.end() for m in _STOP.finditer(text, lo, start)]
+    after = _STOP.search(text, end, min(len(text), end + 400))
+    return (stops[-1] if stops else lo), (after.start() + 1 if after else min(len(text), end + 400))
 
 
 def _no_overlaps(found: list[Citation]) -> list[Citation]:

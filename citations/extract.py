@@ -20,7 +20,7 @@ from citations import grammar_ro as ro
 from citations import grammar_ru as ru
 from citations.decisions import DecisionFinder
 from citations.model import Citation, Jurisdiction, new_citation
-from citations.registry import ActMatch, ActRegistry, default_registry
+from citations.registry import ActMatch, ActRegistry, act_match, default_registry
 from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end
 
 _ACT_THEN_ARTICLE = re.compile(
@@ -150,7 +150,7 @@ class Extractor:
                     if c == " ":
                         may = _may_follow_parts(folded, mstart, j)
                     elif is_ru:
-                        may = c in _RU_PARTS_END or c.isdigit()
+                        may = c in _RU_PARTS_END or c.isdigit() or c in _RU_ORDINAL_END  # "части второй"
                     else:
                         may = c in "aln" and _may_follow_parts(folded, mstart, j)  # "al", "a", "din", "la"
                     if may:
@@ -211,6 +211,10 @@ class Extractor:
                     unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
                 elif back is not None:  # "ст. 49 Основ": the act named before, by the word written here
                     unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
+                elif (adjective := g.CONSTITUTIONAL_BEFORE.search(folded, max(0, unit.start - 60), unit.start)):
+                    # "dispozițiile constituționale ale art. 21": the Constitution, written before the article
+                    unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
+                    unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()
                 elif ref is not None:
                     unit.ref = _ref_kind(ref.group(0))
                     unit.act_start, unit.act_end = items_end, ref.end()
@@ -462,6 +466,7 @@ def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
 
 
 _RU_PARTS_END = frozenset('0123456789")')
+_RU_ORDINAL_END = frozenset("йюяе")  # the last letters of "первой", "вторую", "третья", "шестые"
 
 
 def _may_follow_parts(folded: str, pos: int, j: str) -> bool:

@@ -77,6 +77,11 @@ NOT_AN_ACT = re.compile(
     r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
     r"|decizi|hotarar|procesul-verbal|oferta|polit))"
 )
+# "dispozițiile constituționale ale art. 21 alin. (3)": the Constitution, named by its adjective before the article
+CONSTITUTIONAL_BEFORE = re.compile(
+    r"(?:dispozitii|prevederi|norm[ae]|texte|text)(?:le|lor)?\s+constitutional[ea]\s+(?:ale\s+|de\s+la\s+|din\s+)?\Z"
+)
+CONSTITUTION = "ro/constitutie"
 HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
 CONNECTOR = re.compile(
     r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
@@ -182,3 +187,11 @@ def article_number(raw: str) -> str:
         return number
     digits = number.rstrip("¹²³⁴⁵⁶⁷⁸⁹⁰")
     return f"{digits}^{number[len(digits) :].translate(_SUPERSCRIPT)}" if digits != number else number
+
+# The words of a case's own course (an appeal lodged, a claim admitted): a lower court's ruling in such a sentence is
+# the history of the case being decided, not practice it cites.
+OWN_CASE = re.compile(
+    r"(?:apel(?:ul)?|recurs(?:ul)?)\s+(?:declarat|formulat|introdus|a\s+fost)|dosar(?:ul)?\s+nr"
+    r"|reclamant|parat|instanta\s+de\s+fond|prima\s+instanta"
+    r"|hotararea\s+(?:atacata|apelata|recurata)|sentint[a-z]*\s+(?:atacata|apelata|recurata)|prezenta\s+cauza|prezentul\s+dosar"
+)

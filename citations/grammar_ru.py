@@ -12,7 +12,10 @@ from functools import lru_cache
 from citations.text import DATE
 
 PART_WORD = r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.|част[а-я]*|ч\.|абзац[а-я]*|абз\.)"
-PART_VAL = r"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w))"
+# "частью первой", "части второй и третьей": a part by its ordinal word, as court decisions write it
+_ORDINALS = ("перв", "втор", "трет", "четверт", "пят", "шест", "седьм", "восьм", "девят", "десят")
+ORDINAL = r"(?:перв|втор|трет|четверт|пят|шест|седьм|восьм|девят|десят)(?:ая|ой|ую|ые|ых|ым|ыми|ья|ьей|ью|ьи|ьих|ое|ого)(?![а-я])"
+PART_VAL = rf"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w)|{ORDINAL})"
 PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
 PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
 # "статей" is the plural genitive of "статья"
@@ -62,6 +65,9 @@ NOT_AN_ACT = re.compile(
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"
     r"|постановлени|определени|решени)"  # "ст.37 Постановления Пленума": a point of the resolution, read there
 )
+# "конституционные положения статьи 46": the Constitution, named by its adjective before the article
+CONSTITUTIONAL_BEFORE = re.compile(r"конституционн[а-я]*\s+(?:положени|норм|предписани|гаранти)[а-я]*\s+\Z")
+CONSTITUTION = "ru/konst"
 HEAD_WORD = re.compile(r"[ \t]*(?P<w>[а-я]{4,})")  # "ст. 49 Основ": an act named before, by its first word
 CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")
 # Between the article and its act: space, and the subdivisions when written after the article number
@@ -134,10 +140,21 @@ def part_name(word: str) -> str:
 
 
 def part_value(value: str) -> str:
-    return value.strip('"').rstrip(")") if not value[0].isdigit() else value
+    if value[0].isdigit():
+        return value
+    if len(value) > 3:  # an ordinal word: "второй" -> "2"
+        return str(next(i for i, stem in enumerate(_ORDINALS, 1) if value.startswith(stem)))
+    return value.strip('"').rstrip(")")
 
 
 POINT_AFTER = re.compile(
     r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
 )
 TITLE_AFTER = re.compile(r'(?:\s+от\s+(?:дата|дд\.мм\.гггг)(?:\s*г\.)?)?\s*"[^"\n]{3,300}"')  # "от дата": anonymised
+
+# The words of a case's own course (claims granted, appeals dismissed): a lower court's ruling in such a sentence is
+# the history of the case being decided, not practice it cites.
+OWN_CASE = re.compile(
+    r"исков[а-я]*\s+требовани|оставлен[а-я]*\s+без\s+(?:изменени|удовлетворени)"
+    r"|истц|ответчик|(?:апелляционн|кассационн|частн)[а-я]*\s+жалоб|по\s+настоящему\s+делу"
+)
