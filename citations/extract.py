@@ -192,9 +192,9 @@ class Extractor:
                 if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
                     a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
                     unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
-            if act is not None and len(items) == 1 and "\n" in folded[items_end : act.start]:
-                if _is_heading(text, folded, mstart, base, items_end):
-                    continue  # "Articolul 16\nLegea nr. ...": the heading, and the text under it
+            if (act is not None and len(items) == 1 and "\n" in folded[items_end : act.start]
+                    and _is_heading(text, folded, mstart, base, items_end)):
+                continue  # "Articolul 16\nLegea nr. ...": the heading, and the text under it
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
@@ -204,9 +204,9 @@ class Extractor:
                 approver = acts_at.get(rules.end()) if rules is not None else None
                 back = _named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if approver is None and acts else None
                 ref = reference.match(folded, after) if approver is None and back is None else None
-                if ref is not None and len(items) == 1 and "\n" in folded[items_end : ref.end()]:
-                    if _is_heading(text, folded, mstart, base, items_end):
-                        continue  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
+                if (ref is not None and len(items) == 1 and "\n" in folded[items_end : ref.end()]
+                        and _is_heading(text, folded, mstart, base, items_end)):
+                    continue  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
                 if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
                     unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
                 elif back is not None:  # "ст. 49 Основ": the act named before, by the word written here

@@ -23,6 +23,7 @@ from citations.registry_data import (
     load_courts,
     load_entries,
     load_numbered,
+    load_unverifiable,
 )
 from citations.text import DATE, MONTH_WORD, fold
 
@@ -161,9 +162,16 @@ def _ro_type(word: str | None) -> str:
 class ActRegistry:
     """Canonical act keys with their names; compiled once into one matcher per jurisdiction."""
 
-    def __init__(self, entries: list[ActEntry], courts: list[Court], numbered: list[NumberedForm] | None = None) -> None:
+    def __init__(
+        self,
+        entries: list[ActEntry],
+        courts: list[Court],
+        numbered: list[NumberedForm] | None = None,
+        unverifiable: tuple[str, ...] = (),
+    ) -> None:
         self.entries = {e.key: e for e in entries}
         self.numbered = numbered or []
+        self.unverifiable = unverifiable
         self.courts = courts
         self._by_slug: dict[str, str] = {}
         heads: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -223,7 +231,7 @@ class ActRegistry:
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(cls, acts: Path = DATA / "acts.yaml", courts: Path = DATA / "courts.yaml") -> ActRegistry:
-        return cls(load_entries(acts), load_courts(courts), load_numbered(acts))
+        return cls(load_entries(acts), load_courts(courts), load_numbered(acts), load_unverifiable(acts))
 
     # ------------------------------------------------------------------ public look-ups
     def key_for(self, name: str, jurisdiction: str) -> str | None:
@@ -251,6 +259,10 @@ class ActRegistry:
         if entry is not None:
             return entry.type
         return "law"
+
+    def is_verifiable_act(self, key: str) -> bool:
+        """Whether the corpus can hold the act at all: not an EU act, the ECHR or a regional law."""
+        return not key.startswith(self.unverifiable)
 
     def court_pattern(self, court: str) -> re.Pattern[str]:
         return self._court_re[court]

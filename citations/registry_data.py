@@ -71,6 +71,15 @@ def load_numbered(path: Path) -> list[NumberedForm]:
     return out
 
 
+def load_unverifiable(path: Path) -> tuple[str, ...]:
+    """Key prefixes of acts outside the corpus by design ('eu/', 'echr/', 'ru/region-')."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    value = data.get("unverifiable", []) if isinstance(data, dict) else []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{path}: 'unverifiable:' must be a list of key prefixes")
+    return tuple(value)
+
+
 def load_entries(path: Path) -> list[ActEntry]:
     return [_entry(item, path, i) for i, item in enumerate(_items(path, "acts"))]
 
