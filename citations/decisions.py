@@ -151,7 +151,7 @@ class DecisionFinder:
 
     def ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        starts = _word_starts(folded, ro.DOC_WORDS)
+        starts = [p for p in _word_starts(folded, ro.DOC_WORDS) if not p or not folded[p - 1].isalpha()]
         echr = "cedo" in folded or "europe" in folded
         if not starts and not echr and "drepturilor omului" not in folded and not _has_case_number(folded):
             return found  # no decision word, no case number: skip the decision scans (most answers)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
 from operator import attrgetter
+from types import ModuleType
 from typing import Literal
 
 from citations import grammar_ro as ro
@@ -137,7 +138,7 @@ class Extractor:
     ) -> list[_Unit]:
         g = ru if j == "ru" else ro
         units: list[_Unit] = []
-        act_gap, reference, not_an_act = g.ACT_GAP, g.REFERENCE, g.NOT_AN_ACT
+        act_gap = g.ACT_GAP
         is_ru = j == "ru"
         parts_of = _ru_parts if is_ru else _ro_parts
         for m in g.UNIT.finditer(folded):
@@ -200,30 +201,43 @@ class Extractor:
             else:
                 # what follows the article, past any subdivision written after it ("ст. 5 п. 2 договора")
                 after = pos.end() if is_ru and pos is not None and pos.group("after") else items_end
-                rules = g.APPROVED_RULES.match(folded, after)
-                approver = acts_at.get(rules.end()) if rules is not None else None
-                back = _named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if approver is None and acts else None
-                ref = reference.match(folded, after) if approver is None and back is None else None
-                if (ref is not None and len(items) == 1 and "\n" in folded[items_end : ref.end()]
-                        and _is_heading(text, folded, mstart, base, items_end)):
-                    continue  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
-                if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
-                    unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
-                elif back is not None:  # "ст. 49 Основ": the act named before, by the word written here
-                    unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
-                elif (adjective := g.CONSTITUTIONAL_BEFORE.search(folded, max(0, unit.start - 60), unit.start)):
-                    # "dispozițiile constituționale ale art. 21": the Constitution, written before the article
-                    unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
-                    unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()
-                elif ref is not None:
-                    unit.ref = _ref_kind(ref.group(0))
-                    unit.act_start, unit.act_end = items_end, ref.end()
-                elif not_an_act.match(folded, after):
-                    continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
-                elif len(items) == 1 and _is_heading(text, folded, mstart, base, items_end):
-                    continue  # "Articolul 15\n", "ART. 3 In exercitarea", "Статья 1\n": an act's own heading
+                if not self._act_around(unit, text, folded, g, after, mstart, base, acts_at, acts):
+                    continue
             units.append(unit)
         return units
+
+    def _act_around(
+        self, unit: _Unit, text: str, folded: str, g: ModuleType, after: int, mstart: int, base: int,
+        acts_at: dict[int, ActMatch], acts: list[ActMatch],
+    ) -> bool:
+        """The act of an article no act follows, from the words around it; False when it is no citation at all
+        (a clause of a contract, an act's own heading)."""
+        items_end = unit.items_end
+        one = len(unit.items) == 1
+        ref = g.REFERENCE.match(folded, after)
+        if ref is not None:
+            if one and "\n" in folded[items_end : ref.end()] and _is_heading(text, folded, mstart, base, items_end):
+                return False  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
+            unit.ref = _ref_kind(ref.group(0))
+            unit.act_start, unit.act_end = items_end, ref.end()
+            return True
+        rules = g.APPROVED_RULES.match(folded, after)
+        approver = acts_at.get(rules.end()) if rules is not None else None
+        if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
+            unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
+            return True
+        back = _named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if acts else None
+        if back is not None:  # "ст. 49 Основ": the act named before, by the word written here
+            unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
+            return True
+        adjective = g.CONSTITUTIONAL_BEFORE.search(folded, max(0, unit.start - 60), unit.start)
+        if adjective is not None:  # "dispozițiile constituționale ale art. 21": the Constitution, before the article
+            unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
+            unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()
+            return True
+        if g.NOT_AN_ACT.match(folded, after):
+            return False  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
+        return not (one and _is_heading(text, folded, mstart, base, items_end))  # "Articolul 15\n", "ART. 3 In"
 
     def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], text: str, folded: str, j: Jurisdiction) -> None:
         for u in units:
@@ -238,6 +252,7 @@ class Extractor:
             u, nxt = units[i], units[i + 1]
             if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
                 u.forward = nxt
+        subjects: list[set[str | None]] = []  # the acts the text is about, worked out once if needed
         for u in units:
             if u.act is not None:
                 continue
@@ -254,9 +269,11 @@ class Extractor:
                     else self._refer_back(acts, chain.start, chain.ref or "any")
                 )
                 continue
-            u.act = self._context_act(acts, text, folded, u)
+            u.act = self._context_act(acts, text, folded, u, subjects)
 
-    def _context_act(self, acts: list[ActMatch], text: str, folded: str, u: _Unit) -> ActMatch | None:
+    def _context_act(
+        self, acts: list[ActMatch], text: str, folded: str, u: _Unit, subjects: list[set[str | None]]
+    ) -> ActMatch | None:
         """The act of an article written bare, where the text settles it: the act named last before it in the
         same sentence, or the one act the whole text names; else the act the sentence goes on to name
         ("(ст. 131–132 ..., см. ГПК РФ)"). Never an act named sentences before among others: better unknown."""
@@ -264,9 +281,11 @@ class Extractor:
         if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
             return prev
         # the act a text is about: the one it names other than as the act that amended it
-        subjects = {a.key for a in acts if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)}
-        if len(subjects) == 1:
-            key = next(iter(subjects))
+        if not subjects:
+            subjects.append({a.key for a in acts if a.key is not None
+                             and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)})
+        if len(subjects[0]) == 1:
+            key = next(iter(subjects[0]))
             return next(a for a in acts if a.key == key)
         return _next_in_sentence(acts, text, folded, u.items_end)
 

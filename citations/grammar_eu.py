@@ -51,8 +51,12 @@ PROTOCOL = re.compile(
     r"(?:\s+(?:europeana\s+)?(?:pentru\s+apararea\s+|a\s+)drepturilor\s+omului(?:\s+si\s+a\s+libertatilor\s+fundamentale)?"
     r"|\s+о\s+защите\s+прав\s+человека\s+и\s+основных\s+свобод)?"
 )
-# where a scan starts: a literal the regex engine skips to in C
-HEADS = ("regulament", "регламент", "directiv", "директив", "protocol", "протокол")
+# the GDPR by the short names texts give it
+GDPR_NAME = re.compile(
+    r"regulament(?:ul(?:ui)?)?\s+general\s+privind\s+protectia\s+datelor|общ(?:ий|его|ему|им|ем)\s+регламент[а-я]{0,3}"
+    r"\s+(?:по|о)\s+защите\s+(?:персональных\s+)?данных|gdpr(?![a-z])"
+)
+GDPR = "eu/reg-679-2016"
 
 
 def _year(raw: str) -> str:

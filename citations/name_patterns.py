@@ -44,9 +44,7 @@ def name_pattern(name: str, jurisdiction: str) -> str:
             parts.append("" if token.endswith(".") else r"\s+")
     body = "".join(parts)
     if folded[-1].isalnum():
-        # a Russian abbreviation may run into its "РФ" ("УКРФ", "ГКРФ"): the suffix scan reads it
-        glued = r"(?=рф(?![а-я]))|" if jurisdiction == "ru" and len(tokens) == 1 and len(folded) <= 5 else ""
-        body += rf"(?:{glued}(?![а-яa-z0-9]))"
+        body += r"(?![а-яa-z0-9])"
     return body
 
 
