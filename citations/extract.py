@@ -81,7 +81,8 @@ class Extractor:
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
-            named = {u.act_start for u in units}  # an article's own act is not cited again on its own
+            # an article's own act is not cited again on its own, nor the act a sentence names after its articles
+            named = {u.act_start for u in units} | {u.act.start for u in units if u.act is not None and u.act.start > u.start}
             if j == "ru":
                 named.update(self._rule_points(text, folded, acts, out))
             inside: list[tuple[int, int]] | None = None
@@ -310,6 +311,8 @@ class Extractor:
         for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
             a = acts[i]
             if a.key is not None and (kind == "any" or _kind_fits(kind, a, self.reg)):
+                if kind == "convention" and a.key.startswith(_PROTOCOL):  # "art. 14 din Convenție" after "Protocolul
+                    return act_match(a.start, a.end, _CONVENTION, "convention")  # nr. 1 la Convenție": the Convention
                 return a
         return None  # "того же закона" with no law before it: better unknown than the wrong act
 
@@ -451,6 +454,7 @@ def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
     return [(part, base, base + len(prefix))] if part else []
 
 
+_PROTOCOL, _CONVENTION = "echr/protocol-", "echr/convention"
 _REF_CODE = re.compile(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])")
 _REF_LAW = re.compile(r"закон|фз|lege|legi|legea")
 

@@ -56,13 +56,13 @@ SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{P
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 REFERENCE = re.compile(
     r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata)"
-    r"|prezent(?:a|ei)\s+(?:lege|legi)|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
-    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat)|prezentul(?:ui)?\s+cod)"
+    r"|prezent(?:a|ei)\s+(?:lege|legi)|(?:aceasta|acestei)\s+(?:lege|legi)|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
+    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat)|(?:prezentul|acest)(?:ui)?\s+cod)"
     r"|(?P<ordin>prezentul(?:ui)?\s+ordin|acelasi\s+ordin|aceluiasi\s+ordin)"
-    r"|(?P<conv>conventi(?:a|ei|e)(?![a-z])(?!\s+(?:de|dintre|partilor|privind|cu|colectiv|civil|nr)))"
+    r"|(?P<conv>conventi(?:a|ei|e)?(?![a-z])(?!\s+(?:de|dintre|partilor|privind|cu|colectiv|civil|nr)))"
     r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata)|prezent(?:a|ei)\s+ordonant[ae]"
     r"|ordonanta(?![a-z])(?!\s+(?:de\s+urgenta|a\s+guvernului|guvernului|nr)))"
-    r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ))(?![a-z])"
+    r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ|acest(?:ui)?\s+act\s+normativ))(?![a-z])"
 )
 # "art. 251 din Regulamentul Camerei Deputaților, aprobat prin Hotărârea ... nr. 8/1994": rules approved by an act
 # are cited as that act, which the extractor then reads where this match ends.
@@ -106,6 +106,7 @@ def decision_pattern(courts: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DEC_WORD}"
         rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]|ril|hp|\((?:ril|hp)\)))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?"
+        r"(?:\s*-\s*[a-z.]{2,8}\s*,)?"  # "Decizia ÎCCJ - SCAF, nr. 2.326": the section's initials
         rf"\s+{DEC_NUM}"
         rf"(?:\s*,?\s*(?:a|al|pronuntata\s+de|data\s+de|emisa\s+de|din)\s+(?:(?P<post>{courts})|(?P<lowgen>{LOWER_GEN})))?"
         r"(?P<tail>(?:\s*(?:,|-)\s*(?:completul\s+pentru\s+dezlegarea\s+unor\s+chestiuni\s+de\s+drept|"

@@ -47,6 +47,7 @@ _FOLD = {
     "`": "'",
 }
 _FOLD_ITEMS = tuple(_FOLD.items())
+_LOST_SI = re.compile(r"(?<![\w?])\?i(?![\w?])")
 
 
 def fold(text: str) -> str:
@@ -59,6 +60,8 @@ def fold(text: str) -> str:
     for ch, plain in _FOLD_ITEMS:
         if ch in lowered:
             lowered = lowered.replace(ch, plain)
+    if "?i" in lowered:  # "art. 3 alin. 1 ?i 2": "și" whose ș a bad encoding turned into "?"
+        lowered = _LOST_SI.sub("si", lowered)
     if "\r" in lowered:  # CRLF and a lone CR (old Mac files) end a line as "\n" does, in as many characters
         lowered = lowered.replace("\r\n", " \n").replace("\r", "\n")
     return lowered
