@@ -531,10 +531,13 @@ _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit
 _SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
 # a sentence ends where a capital follows its stop, which only the original text shows
 # (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
-_TEXT_SENTENCE_END = re.compile(r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„(\[*])|\s*\n)|\n\s*\n")
+_TEXT_SENTENCE_END = re.compile(
+    r"(?<!alin)(?<!art)(?<!lit)(?<!pct)(?<!nr)(?<!ст)(?<![пч])(?<!пп)(?<!абз)"  # "alin. (2)", "ст. Закона" go on
+    r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
+)
 _AMENDED_BY_BEFORE = re.compile(
-    r"(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*\s+(?:de|prin)\s+"
-    r"(?:[a-z0-9.,^()]+\s+){0,8}?\Z|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
+    r"(?:(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*\s+(?:de|prin)"
+    r"|care\s+(?:modifica|completeaza|abroga|inlocuieste))\s+(?:[a-z0-9.,^()]+\s+){0,8}?\Z|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
 )
 _AMENDED_BY = re.compile(
     r"(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat)[a-z]*\s+(?:de|prin)"
