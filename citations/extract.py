@@ -9,8 +9,6 @@ shares the act written after its last member ("ст. 178, 179 и 180 ТК"), a r
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
 from operator import attrgetter
@@ -19,27 +17,11 @@ from typing import Literal
 
 from citations import grammar_ro as ro
 from citations import grammar_ru as ru
+from citations.context import Unit, fill_acts, named_back, ref_kind
 from citations.decisions import DecisionFinder
 from citations.model import Citation, Jurisdiction, new_citation
 from citations.registry import ActMatch, ActRegistry, act_match, default_registry
 from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end
-
-_ACT_THEN_ARTICLE = re.compile(
-    r"[ \t]*(?:[,:(-][ \t]*)?"
-)  # "ГК РФ, ст. 333", "ГК РФ ст. 333", "КоАП РФ — ст. 20.1", "Гражданского кодекса РФ (ст. 123.12)"
-
-
-@dataclass(slots=True)
-class _Unit:
-    start: int
-    items_end: int
-    items: list[tuple[str, str | None, int, int, str | None]]  # article, article_to, start, end, own part
-    parts: list[tuple[str, int, int]]  # the written part variants before the article word, with value spans
-    act: ActMatch | None = None
-    act_start: int = -1
-    act_end: int = -1
-    ref: str | None = None
-    forward: _Unit | None = field(default=None, repr=False)
 
 
 def extract(text: str, jurisdiction: Literal["ru", "ro", "auto"] = "auto") -> list[Citation]:
@@ -77,7 +59,7 @@ class Extractor:
         units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {}, acts)
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
-        self._fill_acts(units, acts, text, folded, j)
+        fill_acts(self.reg, units, acts, text, folded, j)
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
@@ -136,9 +118,9 @@ class Extractor:
     # ------------------------------------------------------------------ articles
     def _units(
         self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch], acts: list[ActMatch]
-    ) -> list[_Unit]:
+    ) -> list[Unit]:
         g = ru if j == "ru" else ro
-        units: list[_Unit] = []
+        units: list[Unit] = []
         act_gap = g.ACT_GAP
         is_ru = j == "ru"
         parts_of = _ru_parts if is_ru else _ro_parts
@@ -183,9 +165,9 @@ class Extractor:
                 if len(items) < len(parsed) and parsed[-1][2] + base != items[-1][2]:
                     items_end = items[-1][3]  # "art. 5 și i se aplică": the lower-case "i" was no article
             if pstart < 0:
-                unit = _Unit(mstart, items_end, items, [])
+                unit = Unit(mstart, items_end, items, [])
             else:
-                unit = _Unit(pstart, items_end, items, parts_of(folded[pstart:mstart], pstart))
+                unit = Unit(pstart, items_end, items, parts_of(folded[pstart:mstart], pstart))
             # every act was found once, up front; most follow their article after one space
             act = acts_at.get(items_end + 1) if is_ru and folded.startswith(" ", items_end) else None
             if act is None:
@@ -208,7 +190,7 @@ class Extractor:
         return units
 
     def _act_around(
-        self, unit: _Unit, text: str, folded: str, g: ModuleType, after: int, mstart: int, base: int,
+        self, unit: Unit, text: str, folded: str, g: ModuleType, after: int, mstart: int, base: int,
         acts_at: dict[int, ActMatch], acts: list[ActMatch],
     ) -> bool:
         """The act of an article no act follows, from the words around it; False when it is no citation at all
@@ -219,7 +201,7 @@ class Extractor:
         if ref is not None:
             if one and "\n" in folded[items_end : ref.end()] and _is_heading(text, folded, mstart, base, items_end):
                 return False  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
-            unit.ref = _ref_kind(ref.group(0))
+            unit.ref = ref_kind(ref.group(0))
             unit.act_start, unit.act_end = items_end, ref.end()
             return True
         rules = g.APPROVED_RULES.match(folded, after)
@@ -227,7 +209,7 @@ class Extractor:
         if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
             unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
             return True
-        back = _named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if acts else None
+        back = named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if acts else None
         if back is not None:  # "ст. 49 Основ": the act named before, by the word written here
             unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
             return True
@@ -240,83 +222,7 @@ class Extractor:
             return False  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
         return not (one and _is_heading(text, folded, mstart, base, items_end))  # "Articolul 15\n", "ART. 3 In"
 
-    def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], text: str, folded: str, j: Jurisdiction) -> None:
-        for u in units:
-            if u.act is None:
-                break
-        else:
-            return  # every article names its act (most answers): nothing to fill
-        g = ru if j == "ru" else ro
-        if any(u.act is None and u.ref is None for u in units):
-            self._acts_first(units, acts, folded)
-        for i in range(len(units) - 2, -1, -1):
-            u, nxt = units[i], units[i + 1]
-            if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
-                u.forward = nxt
-        subjects: list[set[str | None]] = []  # the acts the text is about, worked out once if needed
-        for u in units:
-            if u.act is not None:
-                continue
-            if u.ref is not None:
-                u.act = self._refer_back(acts, u.start, u.ref)
-                continue
-            chain = u.forward
-            while chain is not None and chain.act is None and chain.ref is None:
-                chain = chain.forward
-            if chain is not None:
-                u.act = (
-                    chain.act
-                    if chain.act is not None
-                    else self._refer_back(acts, chain.start, chain.ref or "any")
-                )
-                continue
-            u.act = self._context_act(acts, text, folded, u, subjects)
-
-    def _context_act(
-        self, acts: list[ActMatch], text: str, folded: str, u: _Unit, subjects: list[set[str | None]]
-    ) -> ActMatch | None:
-        """The act of an article written bare, where the text settles it: the act named last before it in the
-        same sentence, or the one act the whole text names; else the act the sentence goes on to name
-        ("(ст. 131–132 ..., см. ГПК РФ)"). Never an act named sentences before among others: better unknown."""
-        prev = self._refer_back(acts, u.start, "any")
-        if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
-            return prev
-        # the act a text is about: the one it names other than as the act that amended it
-        if not subjects:
-            subjects.append({a.key for a in acts if a.key is not None
-                             and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)})
-        if len(subjects[0]) == 1:
-            key = next(iter(subjects[0]))
-            return next(a for a in acts if a.key == key)
-        return _next_in_sentence(acts, text, folded, u.items_end)
-
-    def _acts_first(self, units: list[_Unit], acts: list[ActMatch], folded: str) -> None:
-        """Sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"."""
-        used = {u.act.start for u in units if u.act is not None}
-        ends = [a.end for a in acts]
-        for u in units:
-            if u.act is not None or u.ref is not None:
-                continue
-            i = bisect_right(ends, u.start) - 1
-            if (
-                i >= 0
-                and acts[i].start not in used
-                and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start)
-            ):
-                a = acts[i]
-                u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
-                used.add(a.start)
-
-    def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
-        for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
-            a = acts[i]
-            if a.key is not None and (kind == "any" or _kind_fits(kind, a, self.reg)):
-                if kind == "convention" and a.key.startswith(_PROTOCOL):  # "art. 14 din Convenție" after "Protocolul
-                    return act_match(a.start, a.end, _CONVENTION, "convention")  # nr. 1 la Convenție": the Convention
-                return a
-        return None  # "того же закона" with no law before it: better unknown than the wrong act
-
-    def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction, out: list[Citation]) -> None:
+    def _unit_citations(self, u: Unit, text: str, j: Jurisdiction, out: list[Citation]) -> None:
         key = u.act.key if u.act is not None else None
         end = u.act_end if u.act_end > u.items_end else u.items_end
         if text[end - 1] in TRAILING:
@@ -375,21 +281,6 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
 
 
 _LINE_LEAD = frozenset(" \t+*#>-")
-
-
-def _named_back(
-    text: str, folded: str, pos: int, before: int, acts: list[ActMatch], head_word: re.Pattern[str]
-) -> tuple[ActMatch, int] | None:
-    """ "ст. 49 Основ" after "Основ законодательства ... о нотариате", "art. 6 din Convenție" after the Convention
-    named in full: a capitalised word after the article that begins as an act named earlier begins is that act."""
-    m = head_word.match(folded, pos)
-    if m is None or not text[m.start("w")].isupper():
-        return None
-    stem = m.group("w")[:4]
-    for a in reversed(acts):
-        if a.start < before and a.key is not None and folded.startswith(stem, a.start):
-            return a, m.end()
-    return None
 
 
 def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
@@ -454,40 +345,6 @@ def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
     return [(part, base, base + len(prefix))] if part else []
 
 
-_PROTOCOL, _CONVENTION = "echr/protocol-", "echr/convention"
-_REF_CODE = re.compile(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])")
-_REF_LAW = re.compile(r"закон|фз|lege|legi|legea")
-
-
-def _ref_kind(written: str) -> str:
-    w = written.strip()
-    if _REF_CODE.search(w):
-        return "code"
-    if _REF_LAW.search(w):
-        return "law"
-    if "ordonant" in w:
-        return "ordinance"
-    if "ordin" in w:
-        return "order"
-    if "conventi" in w or "конвенци" in w:
-        return "convention"
-    return "any"
-
-
-def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
-    if kind == "code":
-        return act.type == "code" or reg.kind_of(act.key) == "code"
-    if kind == "law":
-        return act.type in ("law", "lege")
-    if kind == "ordinance":
-        return act.type in ("og", "oug", "ordinance")
-    if kind == "order":
-        return act.type == "ordin"
-    if kind == "convention":
-        return act.type == "convention"
-    return True
-
-
 _RU_PARTS_END = frozenset('0123456789")')
 _RU_ORDINAL_END = frozenset("йюяе")  # the last letters of "первой", "вторую", "третья", "шестые"
 
@@ -505,17 +362,6 @@ def _may_follow_parts(folded: str, pos: int, j: str) -> bool:
     return folded.endswith((" al", " a", "din", " la"), 0, k + 1)
 
 
-def _next_in_sentence(acts: list[ActMatch], text: str, folded: str, pos: int) -> ActMatch | None:
-    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"; not the act an
-    amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea nr.")."""
-    nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
-    if nxt is None or _SENTENCE_END.search(folded, pos, nxt.start) or _TEXT_SENTENCE_END.search(text, pos, nxt.start):
-        return None
-    if _AMENDED_BY.search(folded, pos, nxt.start):
-        return None
-    return nxt
-
-
 # "п. 9.10 ", "пунктов 2.1.1 и 2.3.2 ", "подп. 2.1.1, 2.1.2 " right before the rules' name
 _RULE_POINTS = re.compile(
     r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)\s+\Z"
@@ -528,23 +374,6 @@ _APPROVED_POINTS = re.compile(
 # "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
 # a text defines for an act it has just cited is not a second citation of it.
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
-_SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
-# a sentence ends where a capital follows its stop, which only the original text shows
-# (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
-_TEXT_SENTENCE_END = re.compile(
-    r"(?<!alin)(?<!art)(?<!lit)(?<!pct)(?<!nr)(?<!ст)(?<![пч])(?<!пп)(?<!абз)"  # "alin. (2)", "ст. Закона" go on
-    r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
-)
-_AMENDED_BY_BEFORE = re.compile(
-    r"(?:(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*\s+(?:de|prin)"
-    r"|care\s+(?:modifica|completeaza|abroga|inlocuieste))\s+(?:[a-z0-9.,^()]+\s+){0,8}?\Z|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
-)
-_AMENDED_BY = re.compile(
-    r"(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat)[a-z]*\s+(?:de|prin)"
-    r"|(?:изменен|утратил|признан|введен|дополнен)[а-я]*\s+(?:федеральным\s+законом|законом|силу)"
-)
-
-
 def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     """A bare two- or three-letter abbreviation is an act only beside an article: alone, "СК" is more often an
     insurance company than the Family Code; so are the registry's `beside_article` names ("ОСАГО")."""
