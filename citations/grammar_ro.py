@@ -36,6 +36,28 @@ ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoare
 ITEMS = rf"{ITEM}(?:\s*(?:(?:,|si|sau)\s*|;[ \t]*)(?:{ART_WORD}\s*)?{ITEM})*"  # not over ";" and a line break
 PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+"
 
+# ---------------------------------------------------------------- acts known by type and number
+ACT_TYPE = (
+    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
+    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
+    r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
+)
+# An order names its issuer between the word and the number, at length ("Ordinul ministrului mediului, apelor și
+# pădurilor nr. 331/2023", "Ordinul secretarului general al Camerei Deputaților nr. 1.173/2018"); a law at most a
+# short name ("Legea apărării naționale nr. 45/1994"): citations.registry.ActRegistry._ro_law refuses a law's longer run. The words
+# never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
+# the letters an act's type can begin with (a named group there makes the scan four times slower).
+ACT_HEAD = rf"{ACT_TYPE}(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,14}}?)"
+ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
+_NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
+ACT_LAW = (
+    rf"{ACT_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{ACT_NUMBER})(?:\s*/\s*(?:{ACT_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
+    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
+    r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
+    rf"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){{1,400}}?(?=[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|$))?"
+)
+
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 # Never empty, and not after a letter or digit, checked on each hit (citations.text.search_back) rather than by a
 # look-behind, so the engine skips in C to where a subdivision word begins.

@@ -30,6 +30,32 @@ ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{_BRACKET_PART}?"
 # A list may go on over a line break after "," or "и", not after ";": that ends an entry of a numbered list
 ITEMS = rf"{ITEM}(?:\s*(?:(?:,|и|или)\s*|;[ \t]*)(?:ст\.\s*)?{ITEM})*"
 
+# ---------------------------------------------------------------- acts known by type and number
+ANY_DATE = rf"(?:{DATE}|дата|дд\.мм\.гггг(?:\s*г\.)?)"  # "от дата": a date the publisher anonymised
+LAW = (
+    r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
+    rf"(?:\s+от\s+{ANY_DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
+    rf"(?:\s+от\s+{ANY_DATE})?"
+)
+# "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
+# Российской Федерации № 1912": a Government resolution, ru/pp-<number>
+GOVERNMENT = re.compile(
+    rf"постановлени[а-я]*\s+правительства(?:\s+(?:рф|российской\s+федерации))?(?:\s+от\s+{DATE})?\s*(?:№|n)\s*"
+    rf"(?P<num>\d+)(?![\d-])(?:\s+от\s+{DATE})?"
+)
+# "постановление Государственной Думы ... от 24.04.2020 № 8442-7 ГД": ru/gd-<number>
+DUMA = re.compile(
+    rf"постановлени[а-я]*\s+государственной\s+думы(?:\s+федерального\s+собрания(?:\s+(?:рф|российской\s+федерации))?)?"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+-\d+)\s*гд(?![а-я])"
+)
+# "Закон г. Москвы от 05.05.2010 № 17", "Закона Московской области № 249/2005-ОЗ": a regional law, which the
+# corpus of federal acts cannot hold: ru/region-<region word>-<number>
+REGIONAL = re.compile(
+    rf"закон[а-я]{{0,3}}\s+(?P<region>(?:г\.\s*|города\s+)?(?:москвы|санкт-петербурга|севастополя)"
+    r"|[а-я-]+(?:ской|цкой)\s+(?:области|края)|республики\s+[а-я-]+|[а-я-]+ского\s+края|[а-я-]+ого\s+автономного\s+округа)"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+(?:[/-][0-9а-я-]+)?)"
+)
+
 # The scan starts at the article word (a literal prefix the regex engine skips to in C); the subdivisions
 # written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_SCAN.
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")

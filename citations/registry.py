@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from citations import grammar_eu as eu
+from citations import grammar_ro as ro_grammar
+from citations import grammar_ru as ru_grammar
 from citations.name_patterns import first_char_alternation, name_pattern
 from citations.registry_data import (
     DATA,
@@ -25,7 +27,7 @@ from citations.registry_data import (
     load_numbered,
     load_unverifiable,
 )
-from citations.text import DATE, MONTH_WORD, fold
+from citations.text import DATE, fold
 
 __all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "NumberedForm", "default_registry"]
 
@@ -58,12 +60,6 @@ act_match = _act_match  # for the extractor, which names an act the grammar read
 
 
 _RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
-_ANY_DATE = rf"(?:{DATE}|дата|дд\.мм\.гггг(?:\s*г\.)?)"  # "от дата": a date the publisher anonymised
-_RU_LAW = (
-    r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
-    rf"(?:\s+от\s+{_ANY_DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
-    rf"(?:\s+от\s+{_ANY_DATE})?"
-)
 _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
 _RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
@@ -82,44 +78,6 @@ def _title_head(title: str) -> tuple[str, str]:
 
 _BARE_NUMBER_AFTER = re.compile(r"\s+(\d+)-фз(?![а-я])")
 _UNKNOWN_TITLE = re.compile(r"\s+(?:о|об|обо)\s+[а-я]")
-_RO_TYPE = (
-    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
-    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
-    r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
-    r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
-)
-# An order names its issuer between the word and the number, at length ("Ordinul ministrului mediului, apelor și
-# pădurilor nr. 331/2023", "Ordinul secretarului general al Camerei Deputaților nr. 1.173/2018"); a law at most a
-# short name ("Legea apărării naționale nr. 45/1994"): ActRegistry._ro_law refuses a law's longer run. The words
-# never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
-# the letters an act's type can begin with (a named group there makes the scan four times slower).
-_RO_HEAD = rf"{_RO_TYPE}(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,14}}?)"
-_RO_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
-_NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
-_RO_LAW = (
-    rf"{_RO_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{_RO_NUMBER})(?:\s*/\s*(?:{_RO_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
-    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
-    r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
-    rf"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){{1,400}}?(?=[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|$))?"
-)
-# "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
-# Российской Федерации № 1912": a Government resolution, ru/pp-<number>
-_RU_GOVERNMENT = re.compile(
-    rf"постановлени[а-я]*\s+правительства(?:\s+(?:рф|российской\s+федерации))?(?:\s+от\s+{DATE})?\s*(?:№|n)\s*"
-    rf"(?P<num>\d+)(?![\d-])(?:\s+от\s+{DATE})?"
-)
-# "постановление Государственной Думы ... от 24.04.2020 № 8442-7 ГД": ru/gd-<number>
-_RU_DUMA = re.compile(
-    rf"постановлени[а-я]*\s+государственной\s+думы(?:\s+федерального\s+собрания(?:\s+(?:рф|российской\s+федерации))?)?"
-    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+-\d+)\s*гд(?![а-я])"
-)
-# "Закон г. Москвы от 05.05.2010 № 17", "Закона Московской области № 249/2005-ОЗ": a regional law, which the
-# corpus of federal acts cannot hold: ru/region-<region word>-<number>
-_RU_REGIONAL = re.compile(
-    rf"закон[а-я]{{0,3}}\s+(?P<region>(?:г\.\s*|города\s+)(?:москвы|санкт-петербурга|севастополя)"
-    r"|[а-я-]+(?:ской|цкой)\s+(?:области|края)|республики\s+[а-я-]+|[а-я-]+ского\s+края|[а-я-]+ого\s+автономного\s+округа)"
-    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+(?:[/-][0-9а-я-]+)?)"
-)
 _SLUG_SAFE = re.compile(r"[^a-z0-9-]+")
 _TRANSLIT = str.maketrans(
     "абвгдежзийклмнопрстуфхцчшщъыьэюя", "abvgdejziiklmnoprstufhccss_y_eua"
@@ -221,9 +179,9 @@ class ActRegistry:
         self._quoted_re = re.compile(r"\s*\"[^\"\n]{3,250}\"")
         # No look-behind in front: the scans then start from a literal first letter, which the regex engine
         # skips to in C; word boundaries are checked on each hit instead.
-        self._ru_law_re = re.compile(_RU_LAW)
+        self._ru_law_re = re.compile(ru_grammar.LAW)
         self._ru_bare_fz = re.compile(_RU_BARE_FZ)
-        self._ro_law_re = re.compile(_RO_LAW)
+        self._ro_law_re = re.compile(ro_grammar.ACT_LAW)
         self._ro_law_cache: dict[str, tuple[str, str]] = {}  # written law -> (key, type)
         self._court_re = {c.court: re.compile(c.pattern) for c in courts}
 
@@ -407,7 +365,7 @@ class ActRegistry:
                     return _act_match(
                         pos, end, None, "law"
                     )  # "Закона о полиции": a law, just not one we know
-                regional = _RU_REGIONAL.match(folded, pos)
+                regional = ru_grammar.REGIONAL.match(folded, pos)
                 if regional is not None:  # "Закон г. Москвы от 05.05.2010 № 17": a region's law
                     return _ru_regional(regional)
                 return None  # the bare word "закон" names no act
@@ -502,8 +460,8 @@ _OTHER_SCANS = {
     "ro": _EU_SCANS,
     "ru": [
         *_EU_SCANS,
-        (("правительств",), _RU_GOVERNMENT, _ru_government),
-        (("думы",), _RU_DUMA, _ru_duma),
+        (("правительств",), ru_grammar.GOVERNMENT, _ru_government),
+        (("думы",), ru_grammar.DUMA, _ru_duma),
     ],
 }
 

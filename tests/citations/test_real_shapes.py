@@ -105,7 +105,7 @@ def test_a_bare_article_takes_an_act_only_where_the_text_settles_it(text: str, e
         ("постановление Правительства РФ от 19.09.2020 № 1479 «Об утверждении Правил противопожарного режима»",
          "ru/pp-1479"),
         ("постановление Государственной Думы от 17.03.2021 № 10345-7 ГД", "ru/gd-10345-7"),
-        ("Закон Санкт-Петербурга от 12.05.2010 № 273-70", None),  # a city's law not of the known shapes: unknown
+        ("Закон Санкт-Петербурга от 12.05.2010 № 273-70", "ru/region-sankt-peterburga-273-70"),
         ("Закон Свердловской области от 20.10.2011 № 92-ОЗ", "ru/region-sverdlovskoi-oblasti-92-oz"),
     ],
 )
