@@ -63,8 +63,8 @@ class Extractor:
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
-            # an article's own act is not cited again on its own, nor the act a sentence names after its articles
-            named = {u.act_start for u in units} | {u.act.start for u in units if u.act is not None and u.act.start > u.start}
+            # an article's own act is not cited again on its own
+            named = {u.act_start for u in units}
             if j == "ru":
                 named.update(self._rule_points(text, folded, acts, out))
             inside: list[tuple[int, int]] | None = None
