@@ -84,6 +84,7 @@ _TRANSLIT = str.maketrans(
 )
 
 
+_BARE_DECISION = re.compile(r"hotarare\s+nr")
 # What may follow an act's name in a document title without changing which act it is:
 # "(часть первая)", "(ред. от 31.07.2025)", "часть вторая", "din 17 iulie 2009", "republicată", a quoted title.
 _TITLE_TRAILER = re.compile(
@@ -197,6 +198,8 @@ class ActRegistry:
         m = self.match_at(folded, 0, jurisdiction)
         if m is None or not _TITLE_TRAILER.fullmatch(folded, m.end):
             return None
+        if m.type == "hg" and _BARE_DECISION.match(folded):
+            return None  # a document headed "HOTĂRÂRE nr. 14 ..." may be a chamber's: its issuer decides, not this
         return m.key
 
     def title(self, key: str) -> str:
