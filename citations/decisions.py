@@ -32,6 +32,7 @@ class DecisionFinder:
         self._courts = {j: [c for c in registry.courts if c.jurisdiction == j] for j in ("ru", "ro")}
         self._court_full = {c.court: re.compile(c.pattern + r"\Z") for c in registry.courts}
         self._court_cache: dict[tuple[str, str], str | None] = {}  # answers name the same few courts
+        self._known_courts = frozenset(c.court for c in registry.courts)
 
     def _canonical_court(self, folded_court: str, j: str) -> str | None:
         if (folded_court, j) in self._court_cache:
@@ -121,16 +122,15 @@ class DecisionFinder:
         for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
-        return _no_overlaps(self._not_own_case(text, folded, found, ru.OWN_CASE))
+        return _no_overlaps(self._not_own_case(text, folded, found, ru.OWN_CASE) if found else found)
 
     def _not_own_case(self, text: str, folded: str, found: list[Citation], own: re.Pattern[str]) -> list[Citation]:
         """A lower court's ruling in the case being decided ("Решением ... районного суда ... исковые требования
         удовлетворены", "prin sentința civilă nr. ... a Judecătoriei ..., apelul a fost respins") is the case's
         history, not a citation of practice: dropped when its sentence tells the case's course."""
-        known = {c.court for c in self.reg.courts}
         out = []
         for c in found:
-            if c.court is not None and c.court not in known:
+            if c.court is not None and c.court not in self._known_courts:
                 lo, hi = _sentence(text, c.start, c.end)
                 if own.search(folded, lo, hi):
                     continue
@@ -243,7 +243,7 @@ class DecisionFinder:
                     number=text[m.start() - 1 : m.end()].upper(),
                 )
             )
-        return _no_overlaps(self._not_own_case(text, folded, found, ro.OWN_CASE))
+        return _no_overlaps(self._not_own_case(text, folded, found, ro.OWN_CASE) if found else found)
 
     def _nearest_court(self, folded: str, start: int, end: int) -> str | None:
         lo = max(0, folded.rfind(". ", 0, start) - 120)

@@ -149,7 +149,7 @@ class Extractor:
             if is_ru and mstart > 3 and folded[mstart - 2] in ",." and ru.GAZETTE_BEFORE.search(folded, max(0, mstart - 24), mstart):
                 continue  # "СЗ РФ, 1995, N 21, ст. 1929": a gazette's article
             base = m.start("items")
-            if (text[items_end : items_end + 1].isupper() and text[items_end - 1].isdigit() and text[items_end].isalpha()
+            if (items_end < len(text) and text[items_end].isupper() and text[items_end - 1].isdigit()
                     and items_end not in acts_at):
                 continue  # "Articolul 2Prezentul ordin": a heading run into its text by a lost line break
             written_items = folded[base:items_end]
@@ -176,7 +176,7 @@ class Extractor:
                 if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
                     a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
                     unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
-            if (act is not None and len(items) == 1 and "\n" in folded[items_end : act.start]
+            if (act is not None and len(items) == 1 and folded.find("\n", items_end, act.start) >= 0
                     and _is_heading(text, folded, mstart, base, items_end)):
                 continue  # "Articolul 16\nLegea nr. ...": the heading, and the text under it
             if act is not None:
@@ -199,7 +199,7 @@ class Extractor:
         one = len(unit.items) == 1
         ref = g.REFERENCE.match(folded, after)
         if ref is not None:
-            if one and "\n" in folded[items_end : ref.end()] and _is_heading(text, folded, mstart, base, items_end):
+            if one and folded.find("\n", items_end, ref.end()) >= 0 and _is_heading(text, folded, mstart, base, items_end):
                 return False  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
             unit.ref = ref_kind(ref.group(0))
             unit.act_start, unit.act_end = items_end, ref.end()
@@ -213,7 +213,11 @@ class Extractor:
         if back is not None:  # "ст. 49 Основ": the act named before, by the word written here
             unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
             return True
-        adjective = g.CONSTITUTIONAL_BEFORE.search(folded, max(0, unit.start - 60), unit.start)
+        lo = max(0, unit.start - 60)
+        adjective = (
+            g.CONSTITUTIONAL_BEFORE.search(folded, lo, unit.start)
+            if folded.find(g.CONSTITUTIONAL_WORD, lo, unit.start) >= 0 else None
+        )
         if adjective is not None:  # "dispozițiile constituționale ale art. 21": the Constitution, before the article
             unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
             unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()

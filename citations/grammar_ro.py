@@ -48,7 +48,7 @@ ACT_TYPE = (
 # short name ("Legea apărării naționale nr. 45/1994"): citations.registry.ActRegistry._ro_law refuses a law's longer run. The words
 # never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
 # the letters an act's type can begin with (a named group there makes the scan four times slower).
-ACT_HEAD = rf"{ACT_TYPE}(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,14}}?)"
+ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,9}}?)"
 ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
 ACT_LAW = (
@@ -70,9 +70,9 @@ DOC_WORDS = (
     "incheier",
     "dcc",
     "d.c.c",
-    "ril",
-    "hp",
-)  # where a decision citation may begin
+    "ril nr",
+    "hp nr",
+)  # where a decision citation may begin ("RIL nr. 8/2022": the mechanism stands for the decision word)
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
@@ -103,6 +103,7 @@ NOT_AN_ACT = re.compile(
 CONSTITUTIONAL_BEFORE = re.compile(
     r"(?:dispozitii|prevederi|norm[ae]|texte|text)(?:le|lor)?\s+constitutional[ea]\s+(?:ale\s+|de\s+la\s+|din\s+)?\Z"
 )
+CONSTITUTIONAL_WORD = "constitutional"  # tested for first: the pattern is searched only where it can match
 CONSTITUTION = "ro/constitutie"
 HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
 CONNECTOR = re.compile(

@@ -93,6 +93,7 @@ NOT_AN_ACT = re.compile(
 )
 # "конституционные положения статьи 46": the Constitution, named by its adjective before the article
 CONSTITUTIONAL_BEFORE = re.compile(r"конституционн[а-я]*\s+(?:положени|норм|предписани|гаранти)[а-я]*\s+\Z")
+CONSTITUTIONAL_WORD = "конституционн"  # tested for first: the pattern is searched only where it can match
 CONSTITUTION = "ru/konst"
 HEAD_WORD = re.compile(r"[ \t]*(?P<w>[а-я]{4,})")  # "ст. 49 Основ": an act named before, by its first word
 CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")

@@ -87,6 +87,7 @@ def test_a_bare_article_takes_an_act_only_where_the_text_settles_it(text: str, e
         ("Se aplică Ordinul ministrului sănătății nr. 1.234/2019 privind normele de igienă.", "ro/ordin-1234-2019"),
         ("Potrivit Ordinului nr. 2.101/3.087/2020 al ministrului muncii și al ministrului educației.", "ro/ordin-2101-2020"),
         ("ORDIN nr. 77 din 5 mai 2021 pentru aprobarea procedurii", "ro/ordin-77-2021"),
+        ("ORDINNr. 12/2020 privind procedura", "ro/ordin-12-2020"),  # a heading whose space was lost
         ("HOTĂRÂRE nr. 905 din 14 iunie 2017 privind registrul general de evidență", "ro/hg-905-2017"),
         ("conform Hotărârii Guvernului nr. 1.425/2006", "ro/hg-1425-2006"),
         ("LEGE nr. 98 din 19 mai 2016 privind achizițiile publice", "ro/lege-98-2016"),
