@@ -132,7 +132,7 @@ def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]
 def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:
     from citations import extract, resolve
 
-    text = _read_text(file) if file else sys.stdin.read()
+    text = _read_text(file) if file else sys.stdin.buffer.read().decode("utf-8")  # CRLF kept: offsets as sent
     found = extract(text, jurisdiction)  # type: ignore[arg-type]
     if not with_status:
         print_json_lines([c.to_record() for c in found])
@@ -146,9 +146,11 @@ def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) ->
 
 
 def _read_text(file: Path) -> str:
-    """An answer file as text, or a refusal naming the file and what was expected of it."""
+    """An answer file as text, or a refusal naming the file and what was expected of it.
+
+    Newlines are kept as written (CRLF stays two characters): citation offsets index the file's own text."""
     try:
-        return file.read_text(encoding="utf-8")
+        return file.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise Refused(f"{file}: no such file") from None
     except UnicodeDecodeError as exc:

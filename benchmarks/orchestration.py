@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.generate import Scale, generate  # noqa: E402
+from benchmarks.generate import Scale, generate
 
 
 def prepare(work: Path, scale: Scale) -> Path:

@@ -32,6 +32,7 @@ class DecisionFinder:
         self._courts = {j: [c for c in registry.courts if c.jurisdiction == j] for j in ("ru", "ro")}
         self._court_full = {c.court: re.compile(c.pattern + r"\Z") for c in registry.courts}
         self._court_cache: dict[tuple[str, str], str | None] = {}  # answers name the same few courts
+        self._known_courts = frozenset(c.court for c in registry.courts)
 
     def _canonical_court(self, folded_court: str, j: str) -> str | None:
         if (folded_court, j) in self._court_cache:
@@ -121,7 +122,20 @@ class DecisionFinder:
         for e in ru.ECHR.finditer(folded) if "еспч" in folded or "европейск" in folded else ():
             found.append(new_citation(e.start(), e.end(), text[e.start() : e.end()], "decision", "ru", court="ЕСПЧ",
                                   number=e.group("num")))  # fmt: skip
-        return _no_overlaps(found)
+        return _no_overlaps(self._not_own_case(text, folded, found, ru.OWN_CASE) if found else found)
+
+    def _not_own_case(self, text: str, folded: str, found: list[Citation], own: re.Pattern[str]) -> list[Citation]:
+        """A lower court's ruling in the case being decided ("Решением ... районного суда ... исковые требования
+        удовлетворены", "prin sentința civilă nr. ... a Judecătoriei ..., apelul a fost respins") is the case's
+        history, not a citation of practice: dropped when its sentence tells the case's course."""
+        out = []
+        for c in found:
+            if c.court is not None and c.court not in self._known_courts:
+                lo, hi = _sentence(text, c.start, c.end)
+                if own.search(folded, lo, hi):
+                    continue
+            out.append(c)
+        return out
 
     def _ru_court(self, m: re.Match[str]) -> str | None:
         court = self._canonical_court(m.group("court"), "ru")
@@ -137,7 +151,7 @@ class DecisionFinder:
 
     def ro(self, text: str, folded: str) -> list[Citation]:
         found: list[Citation] = []
-        starts = _word_starts(folded, ro.DOC_WORDS)
+        starts = [p for p in _word_starts(folded, ro.DOC_WORDS) if not p or not folded[p - 1].isalpha()]
         echr = "cedo" in folded or "europe" in folded
         if not starts and not echr and "drepturilor omului" not in folded and not _has_case_number(folded):
             return found  # no decision word, no case number: skip the decision scans (most answers)
@@ -229,7 +243,7 @@ class DecisionFinder:
                     number=text[m.start() - 1 : m.end()].upper(),
                 )
             )
-        return _no_overlaps(found)
+        return _no_overlaps(self._not_own_case(text, folded, found, ro.OWN_CASE) if found else found)
 
     def _nearest_court(self, folded: str, start: int, end: int) -> str | None:
         lo = max(0, folded.rfind(". ", 0, start) - 120)
@@ -316,6 +330,17 @@ def _names_court_abbreviation(folded: str) -> bool:
             return True
         at = folded.find("рф", at + 2)
     return False
+
+
+_STOP = re.compile(r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„(])|\s*\n)|\n\s*\n")
+
+
+def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the sentence holding text[start:end]."""
+    lo = max(0, start - 400)
+    stops = [m.end() for m in _STOP.finditer(text, lo, start)]
+    after = _STOP.search(text, end, min(len(text), end + 400))
+    return (stops[-1] if stops else lo), (after.start() + 1 if after else min(len(text), end + 400))
 
 
 def _no_overlaps(found: list[Citation]) -> list[Citation]:

@@ -9,36 +9,19 @@ shares the act written after its last member ("ст. 178, 179 и 180 ТК"), a r
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
 from operator import attrgetter
+from types import ModuleType
 from typing import Literal
 
 from citations import grammar_ro as ro
 from citations import grammar_ru as ru
+from citations.context import Unit, fill_acts, named_back, ref_kind
 from citations.decisions import DecisionFinder
 from citations.model import Citation, Jurisdiction, new_citation
-from citations.registry import ActMatch, ActRegistry, default_registry
+from citations.registry import ActMatch, ActRegistry, act_match, default_registry
 from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end
-
-_ACT_THEN_ARTICLE = re.compile(
-    r"[ \t]*(?:[,:-][ \t]*)?"
-)  # "ГК РФ, ст. 333", "ГК РФ ст. 333", "КоАП РФ — ст. 20.1"
-
-
-@dataclass(slots=True)
-class _Unit:
-    start: int
-    items_end: int
-    items: list[tuple[str, str | None, int, int, str | None]]  # article, article_to, start, end, own part
-    parts: list[tuple[str, int, int]]  # the written part variants before the article word, with value spans
-    act: ActMatch | None = None
-    act_start: int = -1
-    act_end: int = -1
-    ref: str | None = None
-    forward: _Unit | None = field(default=None, repr=False)
 
 
 def extract(text: str, jurisdiction: Literal["ru", "ro", "auto"] = "auto") -> list[Citation]:
@@ -73,14 +56,15 @@ class Extractor:
         out = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
         taken = [(d.start, d.end) for d in out]
         acts = self.reg.acts_in(folded, j)
-        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {})
+        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {}, acts)
         if taken:
             units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
-        self._fill_acts(units, acts, folded, j)
+        fill_acts(self.reg, units, acts, text, folded, j)
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
-            named = {u.act_start for u in units}  # an article's own act is not cited again on its own
+            # an article's own act is not cited again on its own
+            named = {u.act_start for u in units}
             if j == "ru":
                 named.update(self._rule_points(text, folded, acts, out))
             inside: list[tuple[int, int]] | None = None
@@ -104,6 +88,8 @@ class Extractor:
         returns where the rules so cited are written (they are not cited again as a whole)."""
         cited: list[int] = []
         for a in acts:
+            if a.type == "resolution" and a.key is not None:
+                cited += self._approved_points(text, folded, a, out)
             if a.type != "regulation" or a.key is None:
                 continue
             m = _RULE_POINTS.search(folded, max(0, a.start - 80), a.start)
@@ -117,11 +103,25 @@ class Extractor:
             cited.append(a.start)
         return cited
 
+    def _approved_points(self, text: str, folded: str, a: ActMatch, out: list[Citation]) -> list[int]:
+        """ "п. 86 Правил ..., утв. постановлением Правительства РФ № 354": the points of rules a resolution
+        approved are cited as that resolution's, by point (article null, part "п. 86")."""
+        m = _APPROVED_POINTS.search(folded, max(0, a.start - 300), a.start)
+        if m is None:
+            return []
+        end = trim_end(text, m.start(), a.end)
+        for number in _RULE_NUMBER.findall(folded, m.start("numbers"), m.end("numbers")):
+            out.append(new_citation(m.start(), end, text[m.start() : end], "article", "ru", a.key, text[a.start : end],
+                                    None, None, f"п. {number}"))  # fmt: skip
+        return [a.start]
+
     # ------------------------------------------------------------------ articles
-    def _units(self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch]) -> list[_Unit]:
+    def _units(
+        self, text: str, folded: str, j: Jurisdiction, acts_at: dict[int, ActMatch], acts: list[ActMatch]
+    ) -> list[Unit]:
         g = ru if j == "ru" else ro
-        units: list[_Unit] = []
-        act_gap, reference, not_an_act = g.ACT_GAP, g.REFERENCE, g.NOT_AN_ACT
+        units: list[Unit] = []
+        act_gap = g.ACT_GAP
         is_ru = j == "ru"
         parts_of = _ru_parts if is_ru else _ro_parts
         for m in g.UNIT.finditer(folded):
@@ -134,7 +134,7 @@ class Extractor:
                     if c == " ":
                         may = _may_follow_parts(folded, mstart, j)
                     elif is_ru:
-                        may = c in _RU_PARTS_END or c.isdigit()
+                        may = c in _RU_PARTS_END or c.isdigit() or c in _RU_ORDINAL_END  # "части второй"
                     else:
                         may = c in "aln" and _may_follow_parts(folded, mstart, j)  # "al", "a", "din", "la"
                     if may:
@@ -146,7 +146,12 @@ class Extractor:
                     continue  # "ст." inside a word ("пост.") or "art." inside "part."
             elif mstart and folded[0].isalnum():
                 continue
+            if is_ru and mstart > 3 and folded[mstart - 2] in ",." and ru.GAZETTE_BEFORE.search(folded, max(0, mstart - 24), mstart):
+                continue  # "СЗ РФ, 1995, N 21, ст. 1929": a gazette's article
             base = m.start("items")
+            if (items_end < len(text) and text[items_end].isupper() and text[items_end - 1].isdigit()
+                    and items_end not in acts_at):
+                continue  # "Articolul 2Prezentul ordin": a heading run into its text by a lost line break
             written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
             if written_items.isdecimal():  # the common "ст. 1152": one article, nothing to split or normalise
@@ -154,15 +159,15 @@ class Extractor:
             else:
                 parsed = _items(written_items, is_ru)
                 items = [(a, b, base + s, base + e, sub) for a, b, s, e, sub in parsed
-                         if not a[:1].isalpha() or text[base + s : base + s + 1].isupper()]  # Roman: "art. I"
+                         if not a[:1].isalpha() or a == "unic" or text[base + s : base + s + 1].isupper()]  # "art. I"
                 if not items:
                     continue
                 if len(items) < len(parsed) and parsed[-1][2] + base != items[-1][2]:
                     items_end = items[-1][3]  # "art. 5 și i se aplică": the lower-case "i" was no article
             if pstart < 0:
-                unit = _Unit(mstart, items_end, items, [])
+                unit = Unit(mstart, items_end, items, [])
             else:
-                unit = _Unit(pstart, items_end, items, parts_of(folded[pstart:mstart], pstart))
+                unit = Unit(pstart, items_end, items, parts_of(folded[pstart:mstart], pstart))
             # every act was found once, up front; most follow their article after one space
             act = acts_at.get(items_end + 1) if is_ru and folded.startswith(" ", items_end) else None
             if act is None:
@@ -171,81 +176,62 @@ class Extractor:
                 if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
                     a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
                     unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
+            if (act is not None and len(items) == 1 and folded.find("\n", items_end, act.start) >= 0
+                    and _is_heading(text, folded, mstart, base, items_end)):
+                continue  # "Articolul 16\nLegea nr. ...": the heading, and the text under it
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
                 # what follows the article, past any subdivision written after it ("ст. 5 п. 2 договора")
                 after = pos.end() if is_ru and pos is not None and pos.group("after") else items_end
-                ref = reference.match(folded, after)
-                if ref is not None:
-                    unit.ref = _ref_kind(ref.group(0))
-                    unit.act_start, unit.act_end = items_end, ref.end()
-                elif not_an_act.match(folded, after):
-                    continue  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
+                if not self._act_around(unit, text, folded, g, after, mstart, base, acts_at, acts):
+                    continue
             units.append(unit)
         return units
 
-    def _fill_acts(self, units: list[_Unit], acts: list[ActMatch], folded: str, j: Jurisdiction) -> None:
-        for u in units:
-            if u.act is None:
-                break
-        else:
-            return  # every article names its act (most answers): nothing to fill
-        g = ru if j == "ru" else ro
-        if any(u.act is None and u.ref is None for u in units):
-            self._acts_first(units, acts, folded)
-        for i in range(len(units) - 2, -1, -1):
-            u, nxt = units[i], units[i + 1]
-            if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
-                u.forward = nxt
-        for u in units:
-            if u.act is not None:
-                continue
-            if u.ref is not None:
-                u.act = self._refer_back(acts, u.start, u.ref)
-                continue
-            chain = u.forward
-            while chain is not None and chain.act is None and chain.ref is None:
-                chain = chain.forward
-            if chain is not None:
-                u.act = (
-                    chain.act
-                    if chain.act is not None
-                    else self._refer_back(acts, chain.start, chain.ref or "any")
-                )
-                continue
-            u.act = self._refer_back(acts, u.start, "any") or _next_in_sentence(acts, folded, u.items_end)
+    def _act_around(
+        self, unit: Unit, text: str, folded: str, g: ModuleType, after: int, mstart: int, base: int,
+        acts_at: dict[int, ActMatch], acts: list[ActMatch],
+    ) -> bool:
+        """The act of an article no act follows, from the words around it; False when it is no citation at all
+        (a clause of a contract, an act's own heading)."""
+        items_end = unit.items_end
+        one = len(unit.items) == 1
+        ref = g.REFERENCE.match(folded, after)
+        if ref is not None:
+            if one and folded.find("\n", items_end, ref.end()) >= 0 and _is_heading(text, folded, mstart, base, items_end):
+                return False  # "Articolul 16\nPrezenta lege intră în vigoare ...": a heading
+            unit.ref = ref_kind(ref.group(0))
+            unit.act_start, unit.act_end = items_end, ref.end()
+            return True
+        rules = g.APPROVED_RULES.match(folded, after)
+        approver = acts_at.get(rules.end()) if rules is not None else None
+        if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
+            unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
+            return True
+        back = named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if acts else None
+        if back is not None:  # "ст. 49 Основ": the act named before, by the word written here
+            unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
+            return True
+        lo = max(0, unit.start - 60)
+        adjective = (
+            g.CONSTITUTIONAL_BEFORE.search(folded, lo, unit.start)
+            if folded.find(g.CONSTITUTIONAL_WORD, lo, unit.start) >= 0 else None
+        )
+        if adjective is not None:  # "dispozițiile constituționale ale art. 21": the Constitution, before the article
+            unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
+            unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()
+            return True
+        if g.NOT_AN_ACT.match(folded, after):
+            return False  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
+        return not (one and _is_heading(text, folded, mstart, base, items_end))  # "Articolul 15\n", "ART. 3 In"
 
-    def _acts_first(self, units: list[_Unit], acts: list[ActMatch], folded: str) -> None:
-        """Sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"."""
-        used = {u.act.start for u in units if u.act is not None}
-        ends = [a.end for a in acts]
-        for u in units:
-            if u.act is not None or u.ref is not None:
-                continue
-            i = bisect_right(ends, u.start) - 1
-            if (
-                i >= 0
-                and acts[i].start not in used
-                and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start)
-            ):
-                a = acts[i]
-                u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
-                used.add(a.start)
-
-    def _refer_back(self, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
-        for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
-            a = acts[i]
-            if a.key is not None and (kind == "any" or _kind_fits(kind, a, self.reg)):
-                return a
-        return None  # "того же закона" with no law before it: better unknown than the wrong act
-
-    def _unit_citations(self, u: _Unit, text: str, j: Jurisdiction, out: list[Citation]) -> None:
+    def _unit_citations(self, u: Unit, text: str, j: Jurisdiction, out: list[Citation]) -> None:
         key = u.act.key if u.act is not None else None
         end = u.act_end if u.act_end > u.items_end else u.items_end
         if text[end - 1] in TRAILING:
             end = trim_end(text, u.start, end)
-        act_text = text[u.act_start : u.act_end].strip(" ,;:\n\t") if u.act_end > 0 else None
+        act_text = text[u.act_start : u.act_end].strip(" ,;:\r\n\t\u00a0") if u.act_end > 0 else None
         # most citations: one article, at most one subdivision written before it
         if len(u.items) == 1 and len(u.parts) < 2:
             article, article_to, _, _, part = u.items[0]
@@ -286,7 +272,8 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
     out = []
     for it in (ru.ITEM_RE if is_ru else ro.ITEM_RE).finditer(written):
         if is_ru:
-            a, b, sub = it.group("a"), it.group("b"), None
+            a, b, bracket = it.group("a"), it.group("b"), it.group("sub")
+            sub = _ru_part_after(bracket) if bracket else None  # "35 (часть 2)"
             if b is not None and b.isdigit() and it.end("a") + 1 == it.start("b") and int(b) < int(a.split(".")[0]):
                 a, b = f"{a}.{b}", None  # "ст. 14.1.1-1": an inserted article (the corpus's 14.1.1.1), no range
         else:
@@ -295,6 +282,27 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
             sub = ro.sub_parts(written_sub) if written_sub else None
         out.append((a, b, it.start(), it.end(), sub))
     return tuple(out)
+
+
+_LINE_LEAD = frozenset(" \t+*#>-")
+
+
+def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
+    """Whether an article word and number with no act after them head an article of the text itself rather than
+    cite one: written in capitals ("ART. 1", "ARTICOLUL 15"), or alone at the start of a line ("Articolul 15" and
+    the line ends, "Art. 1." then the text, "Articolul 1Se aprobă" run together by a lost line break)."""
+    word = text[start:items].strip()
+    if (len(word) > 2 and word.replace(".", "").isupper()) or text[end : end + 1].isupper():
+        return True
+    k = start - 1
+    while k >= 0 and text[k] in _LINE_LEAD:
+        k -= 1
+    if k >= 0 and folded[k] != "\n":
+        return False
+    rest = folded[end : end + 3]
+    if not rest or rest[0] == "\n" or text[end].isupper():
+        return True
+    return rest[0] in ".:" and (len(rest) < 2 or rest[1] == "\n" or (rest[1] == " " and text[end + 2 : end + 3].isupper()))
 
 
 def _ru_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
@@ -341,32 +349,8 @@ def _ro_parts(prefix: str, base: int) -> list[tuple[str, int, int]]:
     return [(part, base, base + len(prefix))] if part else []
 
 
-_REF_CODE = re.compile(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])")
-_REF_LAW = re.compile(r"закон|фз|lege|legi|legea")
-
-
-def _ref_kind(written: str) -> str:
-    w = written.strip()
-    if _REF_CODE.search(w):
-        return "code"
-    if _REF_LAW.search(w):
-        return "law"
-    if "ordonant" in w:
-        return "ordinance"
-    return "any"
-
-
-def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
-    if kind == "code":
-        return act.type == "code" or reg.kind_of(act.key) == "code"
-    if kind == "law":
-        return act.type in ("law", "lege")
-    if kind == "ordinance":
-        return act.type in ("og", "oug", "ordinance")
-    return True
-
-
 _RU_PARTS_END = frozenset('0123456789")')
+_RU_ORDINAL_END = frozenset("йюяе")  # the last letters of "первой", "вторую", "третья", "шестые"
 
 
 def _may_follow_parts(folded: str, pos: int, j: str) -> bool:
@@ -382,25 +366,18 @@ def _may_follow_parts(folded: str, pos: int, j: str) -> bool:
     return folded.endswith((" al", " a", "din", " la"), 0, k + 1)
 
 
-def _next_in_sentence(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
-    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"."""
-    nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
-    if nxt is None or _SENTENCE_END.search(folded, pos, nxt.start):
-        return None
-    return nxt
-
-
 # "п. 9.10 ", "пунктов 2.1.1 и 2.3.2 ", "подп. 2.1.1, 2.1.2 " right before the rules' name
 _RULE_POINTS = re.compile(
     r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)\s+\Z"
 )
 _RULE_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+_APPROVED_POINTS = re.compile(
+    r"(?<![а-я])(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.)\s*(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:,|и)\s*\d+(?:\.\d+)*)*)"
+    r"\s+(?:правил|положени|порядк|регламент|требовани)[а-я]*(?:[^.;()]{0,200}?)[,\s]+(?:утв\.|утвержд[её]нн[а-я]*)\s+\Z"
+)
 # "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
 # a text defines for an act it has just cited is not a second citation of it.
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
-_SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
-
-
 def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     """A bare two- or three-letter abbreviation is an act only beside an article: alone, "СК" is more often an
     insurance company than the Family Code; so are the registry's `beside_article` names ("ОСАГО")."""

@@ -17,7 +17,7 @@ INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
 # case in the folded text, never part of a word ("art. vă", "și i-a"); upper case in the answer itself
 # (citations.extract checks the original: "art. 5 și i se aplică" lists no article I).
 ROMAN_ARTICLE = r"(?<![a-z])(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})(?![a-z0-9-])"
-NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+|{ROMAN_ARTICLE})(?![\d]){INDEX}?"
+NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+|{ROMAN_ARTICLE}|unic(?![a-z]))(?![\d]){INDEX}?"
 _ALIN_VAL = r"(?:\(\d+(?:\^\d+)?\)|\d+)"
 ALIN = (
     rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(])|al\.(?=\s*[\d(]))\s*{_ALIN_VAL}"  # "al. (2)" too
@@ -36,6 +36,28 @@ ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoare
 ITEMS = rf"{ITEM}(?:\s*(?:(?:,|si|sau)\s*|;[ \t]*)(?:{ART_WORD}\s*)?{ITEM})*"  # not over ";" and a line break
 PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+la)\s+"
 
+# ---------------------------------------------------------------- acts known by type and number
+ACT_TYPE = (
+    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
+    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
+    r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
+)
+# An order names its issuer between the word and the number, at length ("Ordinul ministrului mediului, apelor și
+# pădurilor nr. 331/2023", "Ordinul secretarului general al Camerei Deputaților nr. 1.173/2018"); a law at most a
+# short name ("Legea apărării naționale nr. 45/1994"): citations.registry.ActRegistry._ro_law refuses a law's longer run. The words
+# never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
+# the letters an act's type can begin with (a named group there makes the scan four times slower).
+ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,9}}?)"
+ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
+_NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
+ACT_LAW = (
+    rf"{ACT_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{ACT_NUMBER})(?:\s*/\s*(?:{ACT_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
+    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
+    r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
+    rf"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){{1,400}}?(?=[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|$))?"
+)
+
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 # Never empty, and not after a letter or digit, checked on each hit (citations.text.search_back) rather than by a
 # look-behind, so the engine skips in C to where a subdivision word begins.
@@ -48,27 +70,51 @@ DOC_WORDS = (
     "incheier",
     "dcc",
     "d.c.c",
-)  # where a decision citation may begin
+    "ril nr",
+    "hp nr",
+)  # where a decision citation may begin ("RIL nr. 8/2022": the mechanism stands for the decision word)
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
 SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 REFERENCE = re.compile(
     r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata)"
-    r"|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
-    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat))"
-    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata)"
+    r"|prezent(?:a|ei)\s+(?:lege|legi)|(?:aceasta|acestei)\s+(?:lege|legi)|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
+    r"|(?P<cod>acelasi\s+cod|aceluiasi\s+cod|codul\s+(?:mentionat|citat)|(?:prezentul|acest)(?:ui)?\s+cod)"
+    r"|(?P<ordin>prezentul(?:ui)?\s+ordin|acelasi\s+ordin|aceluiasi\s+ordin)"
+    r"|(?P<conv>conventi(?:a|ei|e)?(?![a-z])(?!\s+(?:de|dintre|partilor|privind|cu|colectiv|civil|nr)))"
+    r"|(?P<ord>aceeasi\s+ordonanta|aceleiasi\s+ordonante|ordonanta\s+(?:mentionata|citata)|prezent(?:a|ei)\s+ordonant[ae]"
     r"|ordonanta(?![a-z])(?!\s+(?:de\s+urgenta|a\s+guvernului|guvernului|nr)))"
-    r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ))(?![a-z])"
+    r"|(?P<act>acelasi\s+act\s+normativ|aceluiasi\s+act\s+normativ|acest(?:ui)?\s+act\s+normativ))(?![a-z])"
 )
+# "art. 251 din Regulamentul Camerei Deputaților, aprobat prin Hotărârea ... nr. 8/1994": rules approved by an act
+# are cited as that act, which the extractor then reads where this match ends.
+APPROVED_RULES = re.compile(
+    r"\s*(?:din|al|a|ale)\s+(?:regulament|norme|normel|metodologi|procedur|statut|instructiun)[a-z]*"
+    r"(?:\s+(?!aprobat)[a-z-]+){0,15}?\s*,?\s+aprobat[a-z]*\s+prin\s+"
+)
+# "(Собрание законодательства ..., 1995, N 21, ст. 1929": an issue number right before "ст." is a gazette's
+# article, never a citation.
 NOT_AN_ACT = re.compile(
-    r"\s*(?:(?:din|al|a|ale)\s+[a-z]|(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
+    r"\s*(?:(?:din|al|ale)\s+[a-z]|a\s+(?!fost\b|fi\b)[a-z]|(?:contract|actul\s+constitutiv|actului\s+constitutiv|statut|regulamentul\s+intern"
     r"|regulamentului\s+intern|actul\s+aditional|anex|conventia\s+(?:de|dintre|partilor)|acordul\s+(?:de|dintre|partilor)"
     r"|decizi|hotarar|procesul-verbal|oferta|polit))"
 )
-CONNECTOR = re.compile(r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si)?\s*")
+# "dispozițiile constituționale ale art. 21 alin. (3)": the Constitution, named by its adjective before the article
+CONSTITUTIONAL_BEFORE = re.compile(
+    r"(?:dispozitii|prevederi|norm[ae]|texte|text)(?:le|lor)?\s+constitutional[ea]\s+(?:ale\s+|de\s+la\s+|din\s+)?\Z"
+)
+CONSTITUTIONAL_WORD = "constitutional"  # tested for first: the pattern is searched only where it can match
+CONSTITUTION = "ro/constitutie"
+HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
+CONNECTOR = re.compile(
+    r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
+)  # "art. 75 și ale art. 76 din Constituție": the list shares the act named after its last member
 
 # "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
-DEC_WORD = r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z])))"
+DEC_WORD = (
+    r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z]))"
+    r"|(?:ril|hp)(?=\s+nr))"  # "HP nr. 24/2021", "RIL nr. 8/2022": the mechanism names the High Court's decision
+)
 DEC_NUM = (
     r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
     rf"(?:\s*/\s*(?P<year>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<year2>\d{{4}}))(?!\d)"
@@ -83,6 +129,7 @@ def decision_pattern(courts: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DEC_WORD}"
         rf"(?:\s+(?:civil[ae]|penal[ae]|definitiv[ae]|ril|hp|\((?:ril|hp)\)))?(?:\s+(?:a\s+)?(?P<pre>{courts}))?"
+        r"(?:\s*-\s*[a-z.]{2,8}\s*,)?"  # "Decizia ÎCCJ - SCAF, nr. 2.326": the section's initials
         rf"\s+{DEC_NUM}"
         rf"(?:\s*,?\s*(?:a|al|pronuntata\s+de|data\s+de|emisa\s+de|din)\s+(?:(?P<post>{courts})|(?P<lowgen>{LOWER_GEN})))?"
         r"(?P<tail>(?:\s*(?:,|-)\s*(?:completul\s+pentru\s+dezlegarea\s+unor\s+chestiuni\s+de\s+drept|"
@@ -156,9 +203,19 @@ def article_number(raw: str) -> str:
     if "ind" in raw:
         raw = _INDEX_WORD.sub("^", raw)
     number = raw.replace(" ", "").replace(".", "")
+    if number == "unic":
+        return number  # "ARTICOLUL UNIC", "art. unic": the act's one article
     if number[:1].isalpha():
         return number.upper()  # a Roman article, as the corpus writes it: "I", "IV^1"
     if number.isascii():
         return number
     digits = number.rstrip("¹²³⁴⁵⁶⁷⁸⁹⁰")
     return f"{digits}^{number[len(digits) :].translate(_SUPERSCRIPT)}" if digits != number else number
+
+# The words of a case's own course (an appeal lodged, a claim admitted): a lower court's ruling in such a sentence is
+# the history of the case being decided, not practice it cites.
+OWN_CASE = re.compile(
+    r"(?:apel(?:ul)?|recurs(?:ul)?)\s+(?:declarat|formulat|introdus|a\s+fost)|dosar(?:ul)?\s+nr"
+    r"|reclamant|parat|instanta\s+de\s+fond|prima\s+instanta"
+    r"|hotararea\s+(?:atacata|apelata|recurata)|sentint[a-z]*\s+(?:atacata|apelata|recurata)|prezenta\s+cauza|prezentul\s+dosar"
+)

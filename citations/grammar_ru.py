@@ -12,7 +12,10 @@ from functools import lru_cache
 from citations.text import DATE
 
 PART_WORD = r"(?:подпункт[а-я]*|подп\.|пп\.|пункт[а-я]*|п\.|част[а-я]*|ч\.|абзац[а-я]*|абз\.)"
-PART_VAL = r"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w))"
+# "частью первой", "части второй и третьей": a part by its ordinal word, as court decisions write it
+_ORDINALS = ("перв", "втор", "трет", "четверт", "пят", "шест", "седьм", "восьм", "девят", "десят")
+ORDINAL = r"(?:перв|втор|трет|четверт|пят|шест|седьм|восьм|девят|десят)(?:ая|ой|ую|ые|ых|ым|ыми|ья|ьей|ью|ьи|ьих|ое|ого)(?![а-я])"
+PART_VAL = rf"(?:\d+(?:\.\d+)*(?![\d.]\d)|\"[а-я]\"|[а-я]\)(?!\w)|{ORDINAL})"
 PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
 PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
 # "статей" is the plural genitive of "статья"
@@ -22,9 +25,36 @@ _NOT_ARTICLE = (
     r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
     r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря))"
 )
-ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}"
+_BRACKET_PART = rf"(?:\s*\(\s*(?:част[а-я]*|ч\.|пункт[а-я]*|п\.)\s*{PART_VAL}(?:\s*(?:,|и)\s*{PART_VAL})*\s*\))"
+ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{_BRACKET_PART}?"
 # A list may go on over a line break after "," or "и", not after ";": that ends an entry of a numbered list
 ITEMS = rf"{ITEM}(?:\s*(?:(?:,|и|или)\s*|;[ \t]*)(?:ст\.\s*)?{ITEM})*"
+
+# ---------------------------------------------------------------- acts known by type and number
+ANY_DATE = rf"(?:{DATE}|дата|дд\.мм\.гггг(?:\s*г\.)?)"  # "от дата": a date the publisher anonymised
+LAW = (
+    r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
+    rf"(?:\s+от\s+{ANY_DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
+    rf"(?:\s+от\s+{ANY_DATE})?"
+)
+# "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
+# Российской Федерации № 1912": a Government resolution, ru/pp-<number>
+GOVERNMENT = re.compile(
+    rf"постановлени[а-я]*\s+правительства(?:\s+(?:рф|российской\s+федерации))?(?:\s+от\s+{DATE})?\s*(?:№|n)\s*"
+    rf"(?P<num>\d+)(?![\d-])(?:\s+от\s+{DATE})?"
+)
+# "постановление Государственной Думы ... от 24.04.2020 № 8442-7 ГД": ru/gd-<number>
+DUMA = re.compile(
+    rf"постановлени[а-я]*\s+государственной\s+думы(?:\s+федерального\s+собрания(?:\s+(?:рф|российской\s+федерации))?)?"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+-\d+)\s*гд(?![а-я])"
+)
+# "Закон г. Москвы от 05.05.2010 № 17", "Закона Московской области № 249/2005-ОЗ": a regional law, which the
+# corpus of federal acts cannot hold: ru/region-<region word>-<number>
+REGIONAL = re.compile(
+    rf"закон[а-я]{{0,3}}\s+(?P<region>(?:г\.\s*|города\s+)?(?:москвы|санкт-петербурга|севастополя)"
+    r"|[а-я-]+(?:ской|цкой)\s+(?:области|края)|республики\s+[а-я-]+|[а-я-]+ского\s+края|[а-я-]+ого\s+автономного\s+округа)"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*(?P<num>\d+(?:[/-][0-9а-я-]+)?)"
+)
 
 # The scan starts at the article word (a literal prefix the regex engine skips to in C); the subdivisions
 # written before it ("п. 1 ч. 2 ст. 81") are then read backwards from there with PARTS_SCAN.
@@ -34,7 +64,7 @@ _PART = rf"{PART_WORD}\s*{PART_LIST}\s*,?\s+"
 PARTS_SCAN = re.compile(rf"(?P<parts>{_PART}(?:{_PART})*)\Z")
 PARTS_NOT_AFTER = frozenset("абвгдежзийклмнопрстуфхцчшщъыьэюяabcdefghijklmnopqrstuvwxyz0123456789")
 DOC_WORDS = ("постановлени", "определени", "решени", "разъяснени", "обзор")  # where a decision may begin
-ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}")
+ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{_BRACKET_PART})?")
 PART_RE = re.compile(rf"(?P<word>{PART_WORD})\s*(?P<vals>{PART_LIST})")
 PART_VAL_RE = re.compile(PART_VAL)
 
@@ -45,16 +75,34 @@ PART_VAL_RE = re.compile(PART_VAL)
 REFERENCE = re.compile(
     r"\s*(?:(?:указанн|названн|эт|того\s+же|данн|настоящ|вышеуказанн|вышеназванн|упомянут|соответствующ)[а-я]*"
     r"\s+(?P<what>федеральн[а-я]*\s+закон|закон|кодекс|фз)[а-я]*(?![а-я])"
-    r"|(?:закон|кодекс)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)|\s+(?!(?:о|об|обо|от|рф|российской|рсфср)(?![а-я]))[а-я]))"
+    r"|(?:закон|кодекс|конвенци)[а-я]{0,3}(?=[ \t]*(?:[,.;:)\n]|$)|\s+(?!(?:о|об|обо|от|рф|российской|рсфср)(?![а-я]))[а-я]))"
 )
+# "пункта 36 Правил ..., утверждённых постановлением Правительства РФ № 1912": rules approved by an act are cited
+# as that act, which the extractor then reads where this match ends.
+APPROVED_RULES = re.compile(
+    r"\s*(?:правил|положени|порядк|регламент|инструкци|требовани)[а-я]*(?:\s+(?!утвержд)[а-я-]+){0,15}?\s*,?\s+"
+    r"(?:утв\.|утвержд[её]нн[а-я]*)\s+"
+)
+# "(Собрание законодательства ..., 1995, N 21, ст. 1929; N 48, ст. 4566)": an issue number right before "ст." is a
+# gazette's article, never a citation.
+GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d]+\))?\s*[,.]\s*\Z")
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
-    r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис)"
+    r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"
+    r"|постановлени|определени|решени)"  # "ст.37 Постановления Пленума": a point of the resolution, read there
 )
+# "конституционные положения статьи 46": the Constitution, named by its adjective before the article
+CONSTITUTIONAL_BEFORE = re.compile(r"конституционн[а-я]*\s+(?:положени|норм|предписани|гаранти)[а-я]*\s+\Z")
+CONSTITUTIONAL_WORD = "конституционн"  # tested for first: the pattern is searched only where it can match
+CONSTITUTION = "ru/konst"
+HEAD_WORD = re.compile(r"[ \t]*(?P<w>[а-я]{4,})")  # "ст. 49 Основ": an act named before, by its first word
 CONNECTOR = re.compile(r"\s*(?:,|;|и|или|а\s+также|,\s*а\s+также|,\s*и)?\s*")
 # Between the article and its act: space, and the subdivisions when written after the article number
 # ("ст. 12.9 ч. 2 КоАП РФ", "ст. 81 ч. 1 п. 6 ТК РФ"), which the extractor then reads as the article's part.
-ACT_GAP = re.compile(rf"\s*(?:(?P<after>(?:,?\s*{PART_WORD}\s*{PART_LIST})+)\s*,?\s*)?")
+# "статьи 17 (часть 3) Конституции": the part in brackets after the number.
+ACT_GAP = re.compile(
+    rf"\s*(?:(?P<after>(?:,?\s*{PART_WORD}\s*{PART_LIST})+|\(\s*(?:част[а-я]*|ч\.|пункт[а-я]*|п\.)\s*{PART_LIST}\s*\))\s*,?\s*)?"
+)
 
 _PART_NAMES = (("подп", "пп."), ("пп", "пп."), ("пункт", "п."), ("п", "п."), ("част", "ч."), ("ч", "ч."),
                ("абз", "абз."))  # fmt: skip
@@ -77,7 +125,9 @@ def decision_patterns(courts: str) -> tuple[re.Pattern[str], re.Pattern[str], re
     body = _COURT_BODY.format(courts=courts)
     return (
         re.compile(rf"{_DOC}\s+(?:(?!{_DOC})[а-я]+\s+){{0,3}}?{body}{_TAIL}"),  # the nearest document word
-        re.compile(rf"(?<![а-яa-z]){body}\s+(?:в\s+(?:сво[её]м\s+)?)?\Z"),
+        re.compile(
+            rf"(?<![а-яa-z]){body}\s*(?:,?\s*(?:изложенн|выраженн|сформулированн|закрепленн)[а-я]*\s+)?(?:в\s+(?:сво[её]м\s+)?)?\Z"
+        ),
         re.compile(rf"{_DOC}{_TAIL}"),
     )
 
@@ -117,10 +167,21 @@ def part_name(word: str) -> str:
 
 
 def part_value(value: str) -> str:
-    return value.strip('"').rstrip(")") if not value[0].isdigit() else value
+    if value[0].isdigit():
+        return value
+    if len(value) > 3:  # an ordinal word: "второй" -> "2"
+        return str(next(i for i, stem in enumerate(_ORDINALS, 1) if value.startswith(stem)))
+    return value.strip('"').rstrip(")")
 
 
 POINT_AFTER = re.compile(
     r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
 )
-TITLE_AFTER = re.compile(r'\s*"[^"\n]{3,300}"')
+TITLE_AFTER = re.compile(r'(?:\s+от\s+(?:дата|дд\.мм\.гггг)(?:\s*г\.)?)?\s*"[^"\n]{3,300}"')  # "от дата": anonymised
+
+# The words of a case's own course (claims granted, appeals dismissed): a lower court's ruling in such a sentence is
+# the history of the case being decided, not practice it cites.
+OWN_CASE = re.compile(
+    r"исков[а-я]*\s+требовани|оставлен[а-я]*\s+без\s+(?:изменени|удовлетворени)"
+    r"|истц|ответчик|(?:апелляционн|кассационн|частн)[а-я]*\s+жалоб|по\s+настоящему\s+делу"
+)

@@ -8,16 +8,28 @@ what "ГК РФ" means everywhere.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from citations import grammar_eu as eu
+from citations import grammar_ro as ro_grammar
+from citations import grammar_ru as ru_grammar
 from citations.name_patterns import first_char_alternation, name_pattern
-from citations.registry_data import DATA, ActEntry, Court, load_courts, load_entries
-from citations.text import DATE, MONTH_WORD, fold
+from citations.registry_data import (
+    DATA,
+    ActEntry,
+    Court,
+    NumberedForm,
+    load_courts,
+    load_entries,
+    load_numbered,
+    load_unverifiable,
+)
+from citations.text import DATE, fold
 
-__all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "default_registry"]
+__all__ = ["DATA", "ActEntry", "ActMatch", "ActRegistry", "Court", "NumberedForm", "default_registry"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +56,10 @@ def _act_match(start: int, end: int, key: str | None, type_: str) -> ActMatch:
     return m
 
 
+act_match = _act_match  # for the extractor, which names an act the grammar reads outside the registry
+
+
 _RU_SUFFIX = r"(?:\s+(?:рф|российской\s+федерации|россии|рсфср)(?![а-я]))?"
-_RU_LAW = (
-    r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
-    rf"(?:\s+от\s+{DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
-    rf"(?:\s+от\s+{DATE})?"
-)
 _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
 _RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
@@ -68,19 +78,13 @@ def _title_head(title: str) -> tuple[str, str]:
 
 _BARE_NUMBER_AFTER = re.compile(r"\s+(\d+)-фз(?![а-я])")
 _UNKNOWN_TITLE = re.compile(r"\s+(?:о|об|обо)\s+[а-я]")
-_RO_TYPE = (
-    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonant[a-z]*\s+de\s+urgenta(?:\s+a\s+guvernului)?"
-    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|h\.?\s?g\.?|hotarar[a-z]*\s+(?:a\s+)?guvernului"
-    r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege)"
-)
-_RO_LAW = (
-    rf"{_RO_TYPE}(?P<words>(?:\s+[a-z]+){{0,5}}?)\s*(?:nr\.?\s*)?(?P<rnum>\d{{1,3}}(?:\.\d{{3}})+|\d+)"
-    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
-    r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
-    r"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+[^,;()\n\"]{1,200}?(?=[,;()\n\"]|\.(?:\s|$)|$))?"
+_SLUG_SAFE = re.compile(r"[^a-z0-9-]+")
+_TRANSLIT = str.maketrans(
+    "абвгдежзийклмнопрстуфхцчшщъыьэюя", "abvgdejziiklmnoprstufhccss_y_eua"
 )
 
 
+_BARE_DECISION = re.compile(r"hotarare\s+nr")
 # What may follow an act's name in a document title without changing which act it is:
 # "(часть первая)", "(ред. от 31.07.2025)", "часть вторая", "din 17 iulie 2009", "republicată", a quoted title.
 _TITLE_TRAILER = re.compile(
@@ -98,9 +102,13 @@ def _word_start(folded: str, pos: int) -> bool:
 
 def _ro_type(word: str) -> str:
     w = word.replace(".", "").replace(" ", "")
+    if w.startswith("ordin"):
+        return "ordin"
+    if "camerei" in w:
+        return "hcd"
     if w.startswith(("legea", "legii", "lege")) or w == "l":
         return "lege"
-    if w.startswith("oug") or "urgenta" in w:
+    if w.startswith("oug") or "urgen" in w:
         return "oug"
     if w.startswith("og") or w.startswith("ordonant"):
         return "og"
@@ -112,8 +120,16 @@ def _ro_type(word: str) -> str:
 class ActRegistry:
     """Canonical act keys with their names; compiled once into one matcher per jurisdiction."""
 
-    def __init__(self, entries: list[ActEntry], courts: list[Court]) -> None:
+    def __init__(
+        self,
+        entries: list[ActEntry],
+        courts: list[Court],
+        numbered: list[NumberedForm] | None = None,
+        unverifiable: tuple[str, ...] = (),
+    ) -> None:
         self.entries = {e.key: e for e in entries}
+        self.numbered = numbered or []
+        self.unverifiable = unverifiable
         self.courts = courts
         self._by_slug: dict[str, str] = {}
         heads: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -121,12 +137,13 @@ class ActRegistry:
         # written forms that name the act only beside an article: alone, "ОСАГО" is the insurance, not the law
         self.beside_article_only = frozenset(fold(n).strip() for e in entries for n in e.beside_article)
         for e in entries:
-            for name in e.beside_article:
-                alias[e.jurisdiction].append((name_pattern(name, e.jurisdiction), e.key))
+            for lang in e.languages:
+                for name in e.beside_article:
+                    alias[lang].append((name_pattern(name, lang), e.key))
+                for name in e.names:
+                    alias[lang].append((name_pattern(name, lang), e.key))
             for slug in (*e.slugs, e.key.split("/", 1)[1]):
-                self._by_slug[f"{e.jurisdiction}/{slug}"] = e.key
-            for name in e.names:
-                alias[e.jurisdiction].append((name_pattern(name, e.jurisdiction), e.key))
+                self._by_slug[f"{e.key.split('/', 1)[0]}/{slug}"] = e.key
             for t in e.titles:
                 heads.setdefault(_title_head(fold(t)), []).append((name_pattern(t, "ru"), e.key))
         self._alias_keys: dict[str, dict[str, str]] = {}
@@ -163,19 +180,16 @@ class ActRegistry:
         self._quoted_re = re.compile(r"\s*\"[^\"\n]{3,250}\"")
         # No look-behind in front: the scans then start from a literal first letter, which the regex engine
         # skips to in C; word boundaries are checked on each hit instead.
-        self._ru_law_re = re.compile(_RU_LAW)
+        self._ru_law_re = re.compile(ru_grammar.LAW)
         self._ru_bare_fz = re.compile(_RU_BARE_FZ)
-        self._ro_law_re = re.compile(_RO_LAW)
+        self._ro_law_re = re.compile(ro_grammar.ACT_LAW)
         self._ro_law_cache: dict[str, tuple[str, str]] = {}  # written law -> (key, type)
         self._court_re = {c.court: re.compile(c.pattern) for c in courts}
 
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(cls, acts: Path = DATA / "acts.yaml", courts: Path = DATA / "courts.yaml") -> ActRegistry:
-        return cls(
-            load_entries(acts),
-            load_courts(courts),
-        )
+        return cls(load_entries(acts), load_courts(courts), load_numbered(acts), load_unverifiable(acts))
 
     # ------------------------------------------------------------------ public look-ups
     def key_for(self, name: str, jurisdiction: str) -> str | None:
@@ -184,6 +198,8 @@ class ActRegistry:
         m = self.match_at(folded, 0, jurisdiction)
         if m is None or not _TITLE_TRAILER.fullmatch(folded, m.end):
             return None
+        if m.type == "hg" and _BARE_DECISION.match(folded):
+            return None  # a document headed "HOTĂRÂRE nr. 14 ..." may be a chamber's: its issuer decides, not this
         return m.key
 
     def title(self, key: str) -> str:
@@ -204,6 +220,10 @@ class ActRegistry:
             return entry.type
         return "law"
 
+    def is_verifiable_act(self, key: str) -> bool:
+        """Whether the corpus can hold the act at all: not an EU act, the ECHR or a regional law."""
+        return not key.startswith(self.unverifiable)
+
     def court_pattern(self, court: str) -> re.Pattern[str]:
         return self._court_re[court]
 
@@ -213,14 +233,19 @@ class ActRegistry:
     # ------------------------------------------------------------------ matching inside a folded text
     def match_at(self, folded: str, pos: int, jurisdiction: str) -> ActMatch | None:
         """The act written exactly at `pos` of a folded text, the longest reading first."""
+        for scan, make in self._other_scans(jurisdiction):
+            other = scan.match(folded, pos)
+            if other is not None and _word_start(folded, pos):
+                return make(other)
         if jurisdiction == "ru":
             law = self._ru_law(folded, pos)
             if law is not None:
                 return law
         else:
             m = self._ro_law_re.match(folded, pos)
-            if m is not None and _word_start(folded, pos):
-                return self._ro_law(m)
+            law = self._ro_law(m) if m is not None and _word_start(folded, pos) else None
+            if law is not None:
+                return law
         m = self._alias_re[jurisdiction].match(folded, pos)
         if m is None or m.lastgroup is None:
             return None
@@ -255,8 +280,11 @@ class ActRegistry:
                     found.append(law)
         else:
             found.extend(
-                self._ro_law(m) for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
+                law for m in self._ro_law_re.finditer(folded) if _word_start(folded, m.start())
+            if (law := self._ro_law(m)) is not None
             )
+        for scan, make in self._other_scans(jurisdiction, folded):
+            found.extend(make(m) for m in scan.finditer(folded) if _word_start(folded, m.start()))
         laws = len(found)  # the alias scan below yields its own hits in order and without overlaps
         by_char = self._alias_by_char[jurisdiction]
         cache = self._alias_cache[jurisdiction]
@@ -284,6 +312,22 @@ class ActRegistry:
                 end = act.end
                 out.append(act)
         return out
+
+    def _other_scans(
+        self, jurisdiction: str, folded: str | None = None
+    ) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], ActMatch]]]:
+        """The scans for acts outside the codes and laws: European acts in both languages, Russian Government
+        and Duma resolutions and regional laws. Given the text, only those whose gate words it contains (each a
+        C-speed substring test: most texts name none of them)."""
+        table = _OTHER_SCANS[jurisdiction]
+        if folded is None:
+            return [(scan, make) for _, scan, make in table]
+        for n in _GATE_WORDS[jurisdiction]:  # a C-speed substring test each: most texts name none of these acts
+            if n in folded:
+                break
+        else:
+            return []
+        return [(scan, make) for needles, scan, make in table if any(n in folded for n in needles)]
 
     def _ru_law(self, folded: str, pos: int, m: re.Match[str] | None = None) -> ActMatch | None:
         """The law written at `pos`; `m` is the law pattern's match there when the caller's scan has it."""
@@ -323,6 +367,9 @@ class ActRegistry:
                     return _act_match(
                         pos, end, None, "law"
                     )  # "Закона о полиции": a law, just not one we know
+                regional = ru_grammar.REGIONAL.match(folded, pos)
+                if regional is not None:  # "Закон г. Москвы от 05.05.2010 № 17": a region's law
+                    return _ru_regional(regional)
                 return None  # the bare word "закон" names no act
         if num is None and end > m.end():
             after = _RU_LAW_AFTER_TITLE.match(folded, end)  # «О ...» от 26.10.2002 № 127-ФЗ: the number last
@@ -343,11 +390,14 @@ class ActRegistry:
             return None
         return found[1][int(t.lastgroup[1:])], t.end()
 
-    def _ro_law(self, m: re.Match[str]) -> ActMatch:
+    def _ro_law(self, m: re.Match[str]) -> ActMatch | None:
         written = m.group()
         known = self._ro_law_cache.get(written)  # answers repeat "Legea nr. 85/2014" a lot
         if known is None:
             rtype = _ro_type(m.group("rtype"))
+            words = m.group("words")
+            if rtype != "ordin" and words and ("," in words or words.count(" ") + words.count("\n") > 5):
+                return None  # a law's name between "Legea" and its number is short and has no comma
             slug = f"{rtype}-{m.group('rnum').replace('.', '')}-{m.group('ryear') or m.group('ryear2')}"
             known = (self._slug("ro", slug), rtype)
             if len(self._ro_law_cache) > 4096:
@@ -361,13 +411,64 @@ class ActRegistry:
         """The first Romanian act `folded` names by type and number ("legea nr. 287/2009", "oug nr. 195/2002",
         "legea 53 din 2003"): where it starts, its key and its number as "number/year"."""
         for m in self._ro_law_re.finditer(folded):
-            if _word_start(folded, m.start()):
+            law = self._ro_law(m) if _word_start(folded, m.start()) else None
+            if law is not None:
                 number = f"{m.group('rnum').replace('.', '')}/{m.group('ryear') or m.group('ryear2')}"
-                return m.start(), self._ro_law(m).key or "", number
+                return m.start(), law.key or "", number
         return None
 
     def _slug(self, jurisdiction: str, slug: str) -> str:
         return self._by_slug.get(f"{jurisdiction}/{slug}", f"{jurisdiction}/{slug}")
+
+
+def _eu_regulation(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.regulation_key(m), "eu")
+
+
+def _eu_directive(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.directive_key(m), "eu")
+
+
+def _echr_protocol(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.protocol_key(m), "convention")
+
+
+def _ru_government(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), f"ru/pp-{m.group('num')}", "resolution")
+
+
+def _ru_duma(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), f"ru/gd-{m.group('num')}", "resolution")
+
+
+def _ru_regional(m: re.Match[str]) -> ActMatch:
+    region = m.group("region").split()[-1] if m.group("region").startswith(("г.", "город")) else m.group("region")
+    slug = _SLUG_SAFE.sub("-", region.translate(_TRANSLIT).replace("_", "")).strip("-")
+    number = _SLUG_SAFE.sub("-", m.group("num").translate(_TRANSLIT).replace("_", "")).strip("-")
+    return _act_match(m.start(), m.end(), f"ru/region-{slug}-{number}", "law")
+
+
+def _gdpr(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.GDPR, "eu")
+
+
+_EU_SCANS: list[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]], ActMatch]]] = [
+    (("regulament", "регламент"), eu.REGULATION, _eu_regulation),
+    (("regulament", "регламент", "gdpr"), eu.GDPR_NAME, _gdpr),
+    (("directiv", "директив"), eu.DIRECTIVE, _eu_directive),
+    (("protocol", "протокол"), eu.PROTOCOL, _echr_protocol),
+]
+_OTHER_SCANS = {
+    "ro": _EU_SCANS,
+    "ru": [
+        *_EU_SCANS,
+        (("правительств",), ru_grammar.GOVERNMENT, _ru_government),
+        (("думы",), ru_grammar.DUMA, _ru_duma),
+    ],
+}
+
+
+_GATE_WORDS = {j: tuple(dict.fromkeys(n for needles, _, _ in table for n in needles)) for j, table in _OTHER_SCANS.items()}
 
 
 @lru_cache(maxsize=1)

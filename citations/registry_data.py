@@ -29,6 +29,7 @@ class ActEntry:
     beside_article: tuple[
         str, ...
     ] = ()  # names that are the act only next to an article ("ОСАГО", a policy alone)
+    languages: tuple[str, ...] = ()  # the texts its names are read in: its own jurisdiction's, or both for EU acts
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,45 @@ class Court:
     verifiable: bool
     pattern: str
     examples: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedForm:
+    """A family of acts known by type and number rather than by name (orders, government decisions, EU
+    regulations): the grammar reads them; the data file documents their key and holds the examples a test checks."""
+
+    key: str  # the key's shape, e.g. "ro/ordin-<number>-<year>"
+    title: str
+    examples: tuple[tuple[str, str], ...]  # (as written, the key it must map to)
+
+
+def load_numbered(path: Path) -> list[NumberedForm]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    items = data.get("numbered") if isinstance(data, dict) else None
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ValueError(f"{path}: 'numbered:' must be a list")
+    out = []
+    for i, item in enumerate(items):
+        examples = item.get("examples") if isinstance(item, dict) else None
+        if not isinstance(item.get("key"), str) or not isinstance(examples, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in examples.items()
+        ):
+            raise ValueError(
+                f"{path}: numbered form {i}: expected 'key' (a string) and 'examples' (written form: key)"
+            )
+        out.append(NumberedForm(item["key"], str(item.get("title") or item["key"]), tuple(examples.items())))
+    return out
+
+
+def load_unverifiable(path: Path) -> tuple[str, ...]:
+    """Key prefixes of acts outside the corpus by design ('eu/', 'echr/', 'ru/region-')."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    value = data.get("unverifiable", []) if isinstance(data, dict) else []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{path}: 'unverifiable:' must be a list of key prefixes")
+    return tuple(value)
 
 
 def load_entries(path: Path) -> list[ActEntry]:
@@ -67,11 +107,16 @@ def _strings(item: dict[str, Any], field: str, path: Path, index: int) -> tuple[
 
 def _entry(item: dict[str, Any], path: Path, index: int) -> ActEntry:
     key = item.get("key")
-    if not isinstance(key, str) or not re.fullmatch(r"(ru|ro)/[a-z0-9-]+", key):
-        raise ValueError(f"{path}: entry {index}: 'key' must look like ru/<slug> or ro/<slug>, got {key!r}")
+    if not isinstance(key, str) or not re.fullmatch(r"(ru|ro|eu|echr)/[a-z0-9-]+", key):
+        raise ValueError(
+            f"{path}: entry {index}: 'key' must look like ru/<slug>, ro/<slug>, eu/<slug> or echr/<slug>, got {key!r}"
+        )
+    languages = _strings(item, "languages", path, index) or (key.split("/", 1)[0],)
+    if not set(languages) <= {"ru", "ro"}:
+        raise ValueError(f"{path}: entry {index} ({key}): 'languages' must list ru and/or ro, got {list(languages)}")
     return ActEntry(
         key=key,
-        jurisdiction=key[:2],
+        jurisdiction=languages[0],
         title=str(item.get("title") or key),
         type=str(item.get("type") or "law"),
         names=_strings(item, "names", path, index),
@@ -79,6 +124,7 @@ def _entry(item: dict[str, Any], path: Path, index: int) -> ActEntry:
         slugs=_strings(item, "slugs", path, index),
         examples=_strings(item, "examples", path, index),
         beside_article=_strings(item, "beside_article", path, index),
+        languages=languages,
     )
 
 

@@ -175,6 +175,9 @@ def resolve(citations: Sequence[Citation], lookup: Lookup) -> list[Resolution]:
 def _resolve_one(c: Citation, lookup: Lookup) -> Resolution:
     if c.kind == "decision":
         return _decision(c, lookup)
+    if c.act is not None and not default_registry().is_verifiable_act(c.act):
+        return Resolution(c, "unverifiable", None, None, (), f"{c.act} ({default_registry().title(c.act)}) is outside "
+                          "the corpus by design (an EU, ECHR or regional act: shown apart, not scored)")  # fmt: skip
     if c.act is None:
         others = lookup.acts_with_article(c.article) if c.article else ()
         return Resolution(

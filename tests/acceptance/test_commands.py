@@ -51,6 +51,15 @@ def test_cite_reads_a_file_as_it_reads_stdin(project: Project, tmp_path: Any) ->
     assert project.etalon("cite", str(path)).stdout == project.etalon("cite", stdin=TEXT).stdout
 
 
+@pytest.mark.parametrize("via", ["file", "stdin"])
+def test_cite_offsets_index_crlf_text_as_written(project: Project, tmp_path: Any, via: str) -> None:
+    text = "Ответ.\r\nНаследство принимают по ст. 1152 ГК РФ.\r\n\r\nСрок — ст. 1154 ГК РФ.\r\n"
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(text.encode("utf-8"))
+    result = project.etalon("cite", str(path)) if via == "file" else project.etalon("cite", stdin=text)
+    assert [text[r["start"] : r["end"]] for r in _records(result)] == ["ст. 1152 ГК РФ", "ст. 1154 ГК РФ"]
+
+
 def test_resolve_appends_the_status_key_last(project: Project) -> None:
     records = _records(project.etalon("cite", "--resolve", stdin=TEXT))
     assert [list(r) for r in records] == [[*RECORD_KEYS, "status"]] * 2

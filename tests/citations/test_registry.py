@@ -7,16 +7,26 @@ from pathlib import Path
 import pytest
 
 from citations.registry import ActRegistry, default_registry
-from citations.text import fold
+from citations.text import fold, is_cyrillic_text
 
 REGISTRY = default_registry()
 ACT_EXAMPLES = [(key, example) for key, examples in REGISTRY.examples.items() for example in examples]
+NUMBERED_EXAMPLES = [(form.key, written, key) for form in REGISTRY.numbered for written, key in form.examples]
 COURT_EXAMPLES = [(c.court, example) for c in REGISTRY.courts for example in c.examples]
 
 
 @pytest.mark.parametrize(("key", "example"), ACT_EXAMPLES)
 def test_every_act_example_maps_to_its_key(key: str, example: str) -> None:
-    assert REGISTRY.key_for(example, key[:2]) == key
+    assert REGISTRY.key_for(example, "ru" if is_cyrillic_text(example) else "ro") == key
+
+
+@pytest.mark.parametrize(("form", "written", "key"), NUMBERED_EXAMPLES)
+def test_every_example_of_an_act_known_by_number_maps_to_its_key(form: str, written: str, key: str) -> None:
+    assert REGISTRY.key_for(written, "ru" if is_cyrillic_text(written) else "ro") == key
+
+
+def test_every_act_form_known_by_number_has_examples() -> None:
+    assert REGISTRY.numbered and all(form.examples for form in REGISTRY.numbered)
 
 
 @pytest.mark.parametrize(("court", "example"), COURT_EXAMPLES)

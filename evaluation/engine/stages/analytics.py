@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, Shard, digest
 from evaluation.engine.stages.base import Result, upstream_output
 from evaluation.engine.state import Entry
@@ -21,7 +22,7 @@ from evaluation.engine.world import World
 if TYPE_CHECKING:
     import polars as pl
 
-VERSION = "analytics-2"
+VERSION = stage_code.version("analytics", "analytics-2")
 TABLES = ("leaderboard", "leaderboard_indicative", "slices", "paired", "judge_agreement", "judge_disagreements",
           "pass_at_k", "calibration")
 

@@ -12,13 +12,14 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row
 from evaluation.engine.world import World
 from evaluation.systems import SystemConfig
 from warehouse.tables import AnswerRow, LedgerRow
 
-VERSION = "answers-2"
+VERSION = stage_code.version("answers", "answers-2")
 
 
 def request_settings(system: SystemConfig, attempt: int) -> dict[str, Any]:

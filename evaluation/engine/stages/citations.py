@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.corpus_view import CorpusView, citation_deps
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, touch_keys, upstream_output
@@ -18,7 +19,7 @@ from evaluation.engine.stages.sources import _touch_digest, touch_summary
 from evaluation.engine.world import World
 from warehouse.tables import CitationRow, LedgerRow, from_row
 
-VERSION = "citations-2"
+VERSION = stage_code.version("citations", "citations-2")
 _FIELDS = tuple(CitationRow.__dataclass_fields__)
 
 

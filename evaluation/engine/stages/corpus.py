@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import digest
 from evaluation.engine.stages.base import Result
 from evaluation.engine.state import Entry
 from evaluation.engine.world import World
 
-VERSION = "corpus-2"
+VERSION = stage_code.version("corpus", "corpus-2")
 
 
 def configured(world: World) -> dict[str, Any]:

@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from etalons.loader import LoadedEtalon
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Shard, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, etalon_of_row
 from evaluation.engine.world import World, assigned_shard
 from warehouse.tables import EtalonVersionRow, LedgerRow
 
-VERSION = "etalons-2"
+VERSION = stage_code.version("etalons", "etalons-2")
 
 
 def _output(row: EtalonVersionRow | None) -> str:

@@ -16,13 +16,14 @@ from dataclasses import asdict, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, Shard, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
 from evaluation.engine.world import World
 from evaluation.systems import JudgeConfig
 from warehouse.tables import CandidateRow, JudgmentRow, LedgerRow, from_row
 
-VERSION = "judgments-2"
+VERSION = stage_code.version("judgments", "judgments-2")
 _FIELDS = tuple(JudgmentRow.__dataclass_fields__)
 
 

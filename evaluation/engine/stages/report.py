@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import digest
 from evaluation.engine.stages.base import Result
 from evaluation.engine.state import Entry
 from evaluation.engine.world import World
 
-VERSION = "report-2"
+VERSION = stage_code.version("report", "report-2")
 PARTITION = "all"
 
 

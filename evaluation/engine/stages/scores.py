@@ -13,12 +13,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
 from evaluation.engine.world import World
 from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow, from_row
 
-VERSION = "scores-3"
+VERSION = stage_code.version("scores", "scores-3")
 _SITUATIONS = (
     ("possible manipulation", "manipulation"),
     ("disagree", "runs_disagree"),

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+from evaluation.engine import code as stage_code
 from evaluation.engine.keys import digest
 from evaluation.engine.stages.base import Result
 from evaluation.engine.state import Entry
 from evaluation.engine.world import World
 from warehouse.tables import CorpusChangeRow, SignatureRejectionRow, SignatureRow
 
-VERSION = "signatures-1"
+VERSION = stage_code.version("signatures", "signatures-1")
 
 
 def event_names(world: World, benchmark: str) -> list[tuple[str, str]]:

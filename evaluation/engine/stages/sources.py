@@ -12,13 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from etalons.loader import LoadedEtalon
+from evaluation.engine import code as stage_code
 from evaluation.engine.corpus_view import citation_deps
 from evaluation.engine.keys import Shard, digest
 from evaluation.engine.stages.base import Cell, CellKey, Computed, etalon_of_row, touch_keys, upstream_output
 from evaluation.engine.world import World
 from warehouse.tables import EtalonSourceRow, LedgerRow
 
-VERSION = "sources-2"
+VERSION = stage_code.version("sources", "sources-2")
 
 
 class SourcesStage:

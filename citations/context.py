@@ -1,0 +1,204 @@
+"""The act of an article its words leave open: a list that shares the act after it, a reference back ("того же
+закона", "din aceeași lege"), a sources list that names the act first, and a bare article, which takes an act only
+where the text settles it (the same sentence, or the one act the text is about).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+
+from citations import grammar_ro as ro
+from citations import grammar_ru as ru
+from citations.model import Jurisdiction
+from citations.registry import ActMatch, ActRegistry, act_match
+
+_ACT_THEN_ARTICLE = re.compile(
+    r"[ \t]*(?:[,:(-][ \t]*)?"
+)  # "ГК РФ, ст. 333", "ГК РФ ст. 333", "КоАП РФ — ст. 20.1", "Гражданского кодекса РФ (ст. 123.12)"
+
+
+@dataclass(slots=True)
+class Unit:
+    """An article citation as the grammar read it, before its act is settled: one written unit ("п. 2 ст. 5",
+    "art. 5-7 și 9") with the items it lists and the act, reference or following unit that may name its act."""
+
+    start: int
+    items_end: int
+    items: list[tuple[str, str | None, int, int, str | None]]  # article, article_to, start, end, own part
+    parts: list[tuple[str, int, int]]  # the written part variants before the article word, with value spans
+    act: ActMatch | None = None
+    act_start: int = -1
+    act_end: int = -1
+    ref: str | None = None
+    forward: Unit | None = field(default=None, repr=False)
+
+
+def fill_acts(
+    reg: ActRegistry, units: list[Unit], acts: list[ActMatch], text: str, folded: str, j: Jurisdiction
+) -> None:
+    """Give each unit without an act of its own the act its context names, in place; None where nothing does."""
+    for u in units:
+        if u.act is None:
+            break
+    else:
+        return  # every article names its act (most answers): nothing to fill
+    g = ru if j == "ru" else ro
+    if any(u.act is None and u.ref is None for u in units):
+        _acts_first(units, acts, folded)
+    for i in range(len(units) - 2, -1, -1):
+        u, nxt = units[i], units[i + 1]
+        if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
+            u.forward = nxt
+    subjects: list[set[str | None]] = []  # the acts the text is about, worked out once if needed
+    for u in units:
+        if u.act is not None:
+            continue
+        if u.ref is not None:
+            u.act = _refer_back(reg, acts, u.start, u.ref)
+            continue
+        chain = u.forward
+        while chain is not None and chain.act is None and chain.ref is None:
+            chain = chain.forward
+        if chain is not None:
+            u.act = (
+                chain.act
+                if chain.act is not None
+                else _refer_back(reg, acts, chain.start, chain.ref or "any")
+            )
+            continue
+        u.act = _context_act(reg, acts, text, folded, u, subjects)
+
+
+def _context_act(
+    reg: ActRegistry, acts: list[ActMatch], text: str, folded: str, u: Unit, subjects: list[set[str | None]]
+) -> ActMatch | None:
+    """The act of an article written bare, where the text settles it: the act named last before it in the
+    same sentence, or the one act the whole text names; else the act the sentence goes on to name
+    ("(ст. 131–132 ..., см. ГПК РФ)"). Never an act named sentences before among others: better unknown."""
+    prev = _refer_back(reg, acts, u.start, "any")
+    if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
+        return prev
+    # the act a text is about: the one it names other than as the act that amended it
+    if not subjects:
+        subjects.append(
+            {
+                a.key
+                for a in acts
+                if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)
+            }
+        )
+    if len(subjects[0]) == 1:
+        key = next(iter(subjects[0]))
+        return next(a for a in acts if a.key == key)
+    return _next_in_sentence(acts, text, folded, u.items_end)
+
+
+def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
+    """Sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"."""
+    used = {u.act.start for u in units if u.act is not None}
+    ends = [a.end for a in acts]
+    for u in units:
+        if u.act is not None or u.ref is not None:
+            continue
+        i = bisect_right(ends, u.start) - 1
+        if i >= 0 and acts[i].start not in used and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start):
+            a = acts[i]
+            u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
+            used.add(a.start)
+
+
+def _refer_back(reg: ActRegistry, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
+    for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
+        a = acts[i]
+        if a.key is not None and (kind == "any" or _kind_fits(kind, a, reg)):
+            if kind == "convention" and a.key.startswith(
+                _PROTOCOL
+            ):  # "art. 14 din Convenție" after "Protocolul
+                return act_match(
+                    a.start, a.end, _CONVENTION, "convention"
+                )  # nr. 1 la Convenție": the Convention
+            return a
+    return None  # "того же закона" with no law before it: better unknown than the wrong act
+
+
+_PROTOCOL, _CONVENTION = "echr/protocol-", "echr/convention"
+_REF_CODE = re.compile(r"кодекс|(?<![a-z])(cod|codul)(?![a-z])")
+_REF_LAW = re.compile(r"закон|фз|lege|legi|legea")
+
+
+def ref_kind(written: str) -> str:
+    w = written.strip()
+    if _REF_CODE.search(w):
+        return "code"
+    if _REF_LAW.search(w):
+        return "law"
+    if "ordonant" in w:
+        return "ordinance"
+    if "ordin" in w:
+        return "order"
+    if "conventi" in w or "конвенци" in w:
+        return "convention"
+    return "any"
+
+
+def _kind_fits(kind: str, act: ActMatch, reg: ActRegistry) -> bool:
+    if kind == "code":
+        return act.type == "code" or reg.kind_of(act.key) == "code"
+    if kind == "law":
+        return act.type in ("law", "lege")
+    if kind == "ordinance":
+        return act.type in ("og", "oug", "ordinance")
+    if kind == "order":
+        return act.type == "ordin"
+    if kind == "convention":
+        return act.type == "convention"
+    return True
+
+
+def named_back(
+    text: str, folded: str, pos: int, before: int, acts: list[ActMatch], head_word: re.Pattern[str]
+) -> tuple[ActMatch, int] | None:
+    """ "ст. 49 Основ" after "Основ законодательства ... о нотариате", "art. 6 din Convenție" after the Convention
+    named in full: a capitalised word after the article that begins as an act named earlier begins is that act."""
+    m = head_word.match(folded, pos)
+    if m is None or not text[m.start("w")].isupper():
+        return None
+    stem = m.group("w")[:4]
+    for a in reversed(acts):
+        if a.start < before and a.key is not None and folded.startswith(stem, a.start):
+            return a, m.end()
+    return None
+
+
+def _next_in_sentence(acts: list[ActMatch], text: str, folded: str, pos: int) -> ActMatch | None:
+    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"; not the act an
+    amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea nr.")."""
+    nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
+    if (
+        nxt is None
+        or _SENTENCE_END.search(folded, pos, nxt.start)
+        or _TEXT_SENTENCE_END.search(text, pos, nxt.start)
+    ):
+        return None
+    if _AMENDED_BY.search(folded, pos, nxt.start):
+        return None
+    return nxt
+
+
+_SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
+# a sentence ends where a capital follows its stop, which only the original text shows
+# (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
+_TEXT_SENTENCE_END = re.compile(
+    r"(?<!alin)(?<!art)(?<!lit)(?<!pct)(?<!nr)(?<!ст)(?<![пч])(?<!пп)(?<!абз)"  # "alin. (2)", "ст. Закона" go on
+    r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
+)
+_AMENDED_BY_BEFORE = re.compile(
+    r"(?:(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*\s+(?:de|prin)"
+    r"|care\s+(?:modifica|completeaza|abroga|inlocuieste))\s+(?:[a-z0-9.,^()]+\s+){0,8}?\Z|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
+)
+_AMENDED_BY = re.compile(
+    r"(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat)[a-z]*\s+(?:de|prin)"
+    r"|(?:изменен|утратил|признан|введен|дополнен)[а-я]*\s+(?:федеральным\s+законом|законом|силу)"
+)

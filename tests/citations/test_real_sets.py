@@ -1,0 +1,56 @@
+"""Real third-party texts: our labelled passages (tests/citations/data/real-*.jsonl) are well formed and the
+half we develop on meets the issue's goals; the shared real-text dev set stays above a floor.
+
+The held-back half (real-*-held.jsonl) is scored by benchmarks/citations_accuracy.py and deliberately not
+asserted here: its figure is the honest one only while nothing is tuned to pass it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.citations.gold_sets import REAL_GOALS, counts
+
+DATA = Path(__file__).resolve().parent / "data"
+OURS = sorted(DATA.glob("real-*.jsonl"))
+OURS_DEV = sorted(DATA.glob("real-*-dev.jsonl"))
+SHARED = Path(__file__).resolve().parents[1].parent.parent / "shared" / "citations" / "real-dev"
+SHARED_FILES = sorted(SHARED.glob("*-real-dev.jsonl"))
+
+
+@pytest.mark.parametrize("path", OURS, ids=[f.stem for f in OURS])
+def test_every_real_passage_names_its_source_and_every_label_is_a_substring_of_it(path: Path) -> None:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        assert item["source"] and item["genre"], item["id"]
+        assert all(c["surface"] in item["text"] for c in item["citations"]), item["id"]
+
+
+def test_every_real_source_is_listed_in_the_data_readme() -> None:
+    readme = (DATA / "README.md").read_text(encoding="utf-8")
+    for path in OURS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            source = json.loads(line)["source"]
+            assert source.split(":")[0].split("@")[0].replace("code-index file id ", "")[:40] in readme, source
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "precision", "recall"),
+    [pytest.param(f, k, p, r, id=f"{f.stem}-{k}") for f in OURS_DEV for k, p, r in REAL_GOALS],
+)
+def test_our_real_dev_half_meets_the_goals(path: Path, kind: str, precision: float, recall: float) -> None:
+    tp, fp, fn = counts(path, kind)
+    assert tp + fp == 0 or tp / (tp + fp) >= precision
+    assert tp + fn == 0 or tp / (tp + fn) >= recall
+
+
+@pytest.mark.skipif(not SHARED_FILES, reason="../shared/citations/real-dev is not present")
+@pytest.mark.parametrize("path", SHARED_FILES, ids=[f.stem for f in SHARED_FILES])
+def test_the_shared_real_dev_set_stays_above_its_floor(path: Path) -> None:
+    # a floor under the figures reached (0.91-0.99), so a change that loses real-text accuracy is seen
+    tp, fp, fn = counts(path, "article")
+    assert tp / (tp + fp) >= 0.90
+    assert tp / (tp + fn) >= 0.92
