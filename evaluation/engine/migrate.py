@@ -40,10 +40,11 @@ def format_of(lake: Lake) -> int | None:
             return int(json.loads(marker.read_text(encoding="utf-8")).get("format", 1))
         except (OSError, ValueError, AttributeError):
             return 1
-    if not root.exists() or not any(p.suffix == ".parquet" and not p.name.startswith("_")
-                                    for p in root.glob("*/**/*.parquet")):
-        return None
-    return 1
+    # The per-cell layout's own shapes: an etalon's versions, or a human event, as a file right under its table
+    # (now they sit in benchmark folders), a cell table two levels deep (now three).
+    old = [*root.glob("etalon_versions/*.parquet"), *root.glob("decisions/*.parquet"),
+           *root.glob("signatures/*.parquet"), *root.glob("scores/*/*.parquet")]
+    return 1 if any(not p.name.startswith("_") for p in old) else None
 
 
 def mark(lake: Lake) -> None:

@@ -77,6 +77,8 @@ class Stage(Protocol):
 
     def current_versions(self, world: World, partition: str) -> set[tuple[str, str]]: ...
 
+    def owned(self, world: World, partition: str) -> set[str]: ...
+
     def row_cell(self, row: Mapping[str, Any]) -> CellKey: ...
 
     def summary(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> dict[str, Any]: ...
@@ -102,16 +104,21 @@ def reconcile(stage: Stage, world: World, partition: str, force: bool | Collecti
         by_key = {c.key: c for c in expected}
         stale = [c for c in expected if _forced(force, c.code) or _stale(ledger.get(c.key), c)]
         current = stage.current_versions(world, partition)
-        dropped = [k for k in ledger if k not in by_key and (k[0], k[1]) in current]
+        owned = stage.owned(world, partition)
+        # A row no cell needs is dropped when its etalon version is still current here (fewer attempts, a
+        # withdrawn import) or its etalon no longer lives here (a shard count changed); else it is history.
+        dropped = [k for k in ledger if k not in by_key and ((k[0], k[1]) in current or k[0] not in owned)]
         old_entry = valid(world.index.get(stage.name, partition), world.lake, stage.name, key)
         result = Result(stage.name, partition, old_entry or Entry(stage.name, partition, "", ""), ran=True)
         new_ledger = {k: row for k, row in ledger.items() if k in by_key}
-        if stale or dropped or old_entry is None:
+        strays = _strays(world, stage, key, owned) if not stale and not dropped else False
+        if stale or dropped or strays or old_entry is None:
             computed = stage.compute(world, partition, stale) if stale else {}
-            if stale or dropped or set(ledger) != set(new_ledger):
+            if stale or dropped or strays or set(ledger) != set(new_ledger):
                 replaced = {c.key for c in stale} | set(dropped)
                 for table in stage.tables:
-                    kept = [r for r in _rows(world, table, key) if stage.row_cell(r) not in replaced]
+                    kept = [r for r in _rows(world, table, key)
+                            if stage.row_cell(r) not in replaced and str(r.get("code")) in owned]
                     fresh_rows = [row for k, c in computed.items() for row in c.rows.get(table, ())]
                     world.lake.write(table, key, _sorted([*kept, *fresh_rows]))
                 for k, c in computed.items():
@@ -146,6 +153,16 @@ def reconcile(stage: Stage, world: World, partition: str, force: bool | Collecti
         result.entry = entry
         world.index.put([entry])
         return result
+
+
+def _strays(world: World, stage: Stage, key: tuple[str, ...], owned: set[str]) -> bool:
+    """Whether the partition's files hold rows of etalons that no longer live here (a killed move)."""
+    if not stage.tables:
+        return False
+    table = world.lake.read(stage.tables[0], *key)
+    if not table.num_rows or "code" not in table.column_names:
+        return False
+    return bool(set(table["code"].to_pylist()) - owned)
 
 
 def _forced(force: bool | Collection[str], code: str) -> bool:

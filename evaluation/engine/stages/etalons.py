@@ -76,6 +76,9 @@ class EtalonsStage:
             cells.append(Cell(code, "", 0, digest(VERSION, *basis), payload=(state, item)))
         return cells
 
+    def owned(self, world: World, partition: str) -> set[str]:
+        return set(self._states(world, Shard.parse(partition)))
+
     def current_versions(self, world: World, partition: str) -> set[tuple[str, str]]:
         # A code loaded in another shard moved there: its rows here are dropped, not kept as history.
         return {(e.code, "") for e in world.loaded.etalons}

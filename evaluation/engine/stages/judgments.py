@@ -82,6 +82,10 @@ class JudgmentsStage:
             cells.append(Cell(*k, input_hash=digest(*basis), payload=found))
         return cells
 
+    def owned(self, world: World, partition: str) -> set[str]:
+        """The etalons whose rows live in this partition: every one stored in its shard, any version."""
+        return {r.code for r in world.etalon_rows(Part.parse(partition).shard)}
+
     def current_versions(self, world: World, partition: str) -> set[tuple[str, str]]:
         return {(r.code, r.version) for r, _ in world.current_etalons(Part.parse(partition).shard)}
 

@@ -46,6 +46,9 @@ class SourcesStage:
             cells.append(Cell(row.code, "", 0, digest(base, touch), payload=(row, etalon, base)))
         return cells
 
+    def owned(self, world: World, partition: str) -> set[str]:
+        return {r.code for r in world.etalon_rows(Shard.parse(partition))}
+
     def current_versions(self, world: World, partition: str) -> set[tuple[str, str]]:
         return set()   # an etalon no longer current keeps its last resolved sources (archived etalons)
 
