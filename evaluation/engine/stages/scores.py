@@ -136,7 +136,16 @@ class ScoresStage:
         return out
 
     def summary(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> dict[str, Any]:
-        return {}
+        """What a data engineer reads at a glance on the partition: cells, mean score, verdicts, errors, open."""
+        key = Part.parse(partition).lake_key()
+        rows = [r for r in world.lake.read("scores", *key).to_pylist()
+                if (r["code"], r["version"], int(r["attempt"])) in ledger]
+        scored = [r["score"] for r in rows if r["score"] is not None and r["status"] != "error"]
+        verdicts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("positive", "partial", "negative")}
+        return {"cells": len(rows), "mean_score": round(sum(scored) / len(scored), 2) if scored else None,
+                **verdicts, "errors": sum(1 for r in rows if r["status"] == "error"),
+                "open_items": sum(int(r["open_items"] or 0) for r in rows),
+                "needs_input": sum(1 for r in rows if r["status"] == "needs_input")}
 
 
 def _out(row: LedgerRow | None) -> str | None:
