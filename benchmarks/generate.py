@@ -472,9 +472,7 @@ def write_benchmark(root: Path, scale: Scale, docs: Sequence[Doc]) -> tuple[int,
     write_text(
         bench / "benchmark.yaml",
         yaml.safe_dump(
-            {"name": "Synthetic scale benchmark", "methodology": "lesto", "canary": canary,
-             # about 500 etalons a shard: partitions stay few (shards x systems), files stay small
-             "shards": max(1, min(100, scale.etalons // 500))},
+            {"name": "Synthetic scale benchmark", "methodology": "lesto", "canary": canary},
             allow_unicode=True,
         ),
     )

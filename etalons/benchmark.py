@@ -16,6 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from etalons.model import Methodology
 
 CANARY_PATTERN = r"^[0-9a-f]{32}$"
+# Without `shards:` a benchmark gets one shard per this many etalons, so that 100,000 etalons in any number of
+# benchmarks stay under 100 shards (10,000 partitions a cell asset at 100 systems).
+ETALONS_PER_SHARD = 1024
+MAX_SHARDS = 99
+
+
+def default_shards(etalons: int) -> int:
+    return max(1, min(MAX_SHARDS, -(-etalons // ETALONS_PER_SHARD)))
 
 
 class BenchmarkConfig(BaseModel):
@@ -41,8 +49,9 @@ class BenchmarkConfig(BaseModel):
         default_factory=dict,
         description="Per methodology: {lesto: {weights: ..., thresholds: ...}, stielegi: {...}}; for etalons of "
                     "this benchmark that use another methodology than its own")
-    shards: int = Field(default=4, ge=1, le=100,
-                        description="Hash buckets of etalon codes: partitions are shards x systems")
+    shards: int | None = Field(default=None, ge=1, le=MAX_SHARDS,
+                               description="Hash buckets of etalon codes (partitions are shards x systems); "
+                                           f"default: one per {ETALONS_PER_SHARD} etalons")
     review: dict[str, Any] = Field(default_factory=dict, description="Human review settings, e.g. {reviewers: 2}")
 
 
@@ -73,7 +82,7 @@ class Benchmark:
                 "shards": self.shards, "review": self.review}
 
     @classmethod
-    def from_config(cls, folder: Path, config: BenchmarkConfig) -> Benchmark:
+    def from_config(cls, folder: Path, config: BenchmarkConfig, etalons: int = 0) -> Benchmark:
         return cls(
             id=folder.name,
             name=config.name,
@@ -85,7 +94,7 @@ class Benchmark:
             partial_credit=dict(config.partial_credit),
             penalty=dict(config.penalty),
             scoring={k: dict(v) for k, v in config.scoring.items()},
-            shards=config.shards,
+            shards=config.shards or default_shards(etalons),
             review=dict(config.review),
         )
 

@@ -132,7 +132,7 @@ def _load_benchmark(folder: Path, shown: str, extract: Extractor | None, result:
         result.errors.extend(_skipped(files, shown))
         result.failed_codes.update(_claimed_code(p) for p in files)
         return
-    benchmark = Benchmark.from_config(folder, config[0])
+    benchmark = Benchmark.from_config(folder, config[0], etalons=len(files))
     problem = _scoring_problem(benchmark)
     if problem is not None:
         result.errors.append(EtalonError(f"{shown}/{BENCHMARK_FILE}", line_of(config[1], [problem[0]]), problem[0],

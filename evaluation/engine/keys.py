@@ -14,8 +14,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_SHARDS = 4
-MAX_SHARDS = 100
+DEFAULT_SHARDS = 1
 
 
 def shard_index(code: str, shards: int) -> str:
