@@ -163,6 +163,11 @@ class World:
         found: list[tuple[EtalonVersionRow, Etalon]] = cache[key]
         return found
 
+    def written(self, tables: Iterable[str], partition: str) -> None:
+        """A stage rewrote these tables of a partition: forget what this run had read of them."""
+        if "etalon_versions" in tables:
+            self.forget_current(Shard.parse(partition))
+
     def forget_current(self, shard: Shard) -> None:
         self.__dict__.get("_current_cache", {}).pop(("current", shard), None)
         self.forget_etalons(shard)

@@ -121,6 +121,7 @@ def reconcile(stage: Stage, world: World, partition: str, force: bool | Collecti
                             if stage.row_cell(r) not in replaced and str(r.get("code")) in owned]
                     fresh_rows = [row for k, c in computed.items() for row in c.rows.get(table, ())]
                     world.lake.write(table, key, _sorted([*kept, *fresh_rows]))
+                world.written(stage.tables, partition)
                 for k, c in computed.items():
                     cell = by_key[k]
                     new_ledger[k] = LedgerRow(
