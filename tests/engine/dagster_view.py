@@ -27,7 +27,7 @@ def instance_of(home: Path) -> Iterator[DagsterInstance]:
 
 def materialised_partitions(home: Path, asset: str) -> set[str | None]:
     with instance_of(home) as instance:
-        records = instance.fetch_materializations(AssetKey(asset), limit=100000).records
+        records = instance.fetch_materializations(AssetKey(asset), limit=10000).records
         return {r.asset_materialization.partition for r in records if r.asset_materialization is not None}
 
 
