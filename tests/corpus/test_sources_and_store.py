@@ -61,10 +61,12 @@ def test_the_inbox_is_always_a_source_after_the_configured_ones(tmp_path: Path) 
     ("sources:\n  - path: x\n", "non-empty 'name'"),
     ("sources:\n  - name: a\n    path: x\n    url: http://h/i\n", "exactly one of"),
     ("sources:\n  - name: a\n    url: ftp://h/i\n", "http(s) URL"),
+    ("sources:\n  - name: a\n    path: x\n    follow_links: yes please\n", "'follow_links' must be true or false"),
+    ("sources:\n  - name: a\n    path: x\n    follow_link: true\n", "unknown key 'follow_link'"),
 ])
-def test_a_bad_source_entry_names_the_file_and_the_entry(tmp_path: Path, text: str, message: str) -> None:
+def test_a_bad_source_entry_names_the_file_its_line_and_the_entry(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "sources.yaml").write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"sources\.yaml: sources\[0\]") as exc:
+    with pytest.raises(ValueError, match=r"sources\.yaml:2: sources\[0\]") as exc:
         sources_for(tmp_path / "sources.yaml", tmp_path / "inbox")
     assert message in str(exc.value)
 
