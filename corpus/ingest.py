@@ -69,11 +69,20 @@ def _parse_one(path: Path, source: str, limits: Limits) -> list[Document | Inges
         return list(parse_file(path, source, limits=limits))
 
 
-def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document | IngestError]:
-    """Every document under ``path`` (a file or a folder, recursively, in a stable order)."""
+def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS,
+               follow_links: bool = False) -> Iterator[Document | IngestError]:
+    """Every document under ``path`` (a file or a folder, recursively, in a stable order).
+
+    A symbolic link in a folder that leads out of it is not read unless ``follow_links``: a link to
+    /etc/passwd dropped into the inbox becomes an error row naming it, never a document. (A file given as
+    the source itself is read wherever it points: the source names it.)"""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+        files, outside = source_files(path, follow_links)
+        for link, target in outside:
+            yield IngestError(source, str(link), "link_outside_source",
+                              f"a symbolic link to {target}, outside the source folder: not followed (give the "
+                              "source follow_links: true to read it)", None)
         for f in files:
             if SKIP_NAMES.match(f.name):
                 continue
@@ -82,6 +91,26 @@ def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
         yield from _parse_one(path, source, limits)
     else:
         yield IngestError(source, str(path), "not_found", "no such file or folder", None)
+
+
+def source_files(folder: Path, follow_links: bool = False) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """The visible files under ``folder`` in a stable order, and the links leading out of it (link, target)
+    that are left unread; with ``follow_links`` every link to a file is read. Folders reached through a link
+    are never walked (``rglob`` does not descend into them)."""
+    root = folder.resolve()
+    files: list[Path] = []
+    outside: list[tuple[Path, Path]] = []
+    for p in sorted(folder.rglob("*")):
+        if p.name.startswith("."):
+            continue
+        if p.is_symlink():
+            target = p.resolve()
+            if not follow_links and not target.is_relative_to(root):
+                outside.append((p, target))
+                continue
+        if p.is_file():
+            files.append(p)
+    return files, outside
 
 
 def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document | IngestError]:

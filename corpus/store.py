@@ -70,7 +70,7 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSumm
     previous_units = lake.read("corpus_units", source.name)
     docs: list[Compact] = []
     if root is not None and root.exists():
-        docs, failed = parse_compact(root, source.name)
+        docs, failed = parse_compact(root, source.name, follow_links=source.follow_links)
         errors.extend(failed)
     merged = merge_versions(previous_docs if previous_docs.num_rows else None,
                             previous_units if previous_units.num_rows else None, docs)
