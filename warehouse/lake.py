@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from warehouse.lake_fs import RemoteRoot
 from warehouse.schemas import SCHEMAS, conform
+from warehouse.tmpfiles import sweep
 
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
@@ -221,3 +222,4 @@ def write_atomic(target: Path, table: pa.Table) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    sweep(target.parent)  # what a killed writer left here (warehouse.tmpfiles)
