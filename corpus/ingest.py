@@ -20,7 +20,7 @@ from lxml import etree
 
 from corpus.acts import act_for_name, act_for_ru_law, enacted_in_parts, ro_act_written, ru_law_number
 from corpus.akn import KIND_MAP, parse_akn
-from corpus.decoding import decode
+from corpus.decoding import decode_bytes
 from corpus.docx import docx_lines
 from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
 from corpus.model import IN_FORCE, REPEALED, Document, Draft, IngestError, IngestFailure, Unit, finish
@@ -132,16 +132,19 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
         if suffix == ".xml":
             yield _akn_document(data, path, source)
             return
-        text, how = decode(data, markup=suffix in (".html", ".htm"))
+        decoded = decode_bytes(data, markup=suffix in (".html", ".htm"))
+        text, how = decoded.text, decoded.how
         if suffix in (".html", ".htm"):
             enc = how.split(" ", 1)[0]
-            direct = "(BOM)" not in how and enc in ("utf-8", "windows-1251", "koi8-r")
+            direct = "(BOM)" not in how and enc in ("utf-8", "windows-1251", "koi8-r") and not decoded.stray_bytes
             lines, titles, nd = read_portal_html(text, data if direct else None, enc if direct else None)
             yield from _ru_documents(lines, titles, nd, path, source, _sha(data), "portal-html", how)
         elif suffix == ".md" and not _mostly_cyrillic(text):
             yield _ro_markdown_document(text, path, source, _sha(data), how)
         else:
             yield from _ru_documents(lines_from_text(text), [], None, path, source, _sha(data), "text", how)
+        if decoded.stray_bytes:
+            yield _stray_bytes_error(source, path, decoded.stray_bytes)
     except IngestFailure as exc:
         yield IngestError(source, str(path), exc.reason, exc.detail, exc.position)
     except (OSError, etree.Error, ValueError, RecursionError, MemoryError) as exc:
@@ -149,6 +152,15 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
 
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+def _stray_bytes_error(source: str, path: Path, offsets: Sequence[int]) -> IngestError:
+    """The report of a document stored with a few bytes that were not UTF-8 (each read as U+FFFD)."""
+    shown = ", ".join(map(str, offsets))
+    return IngestError(source, str(path), "invalid_utf8",
+                       f"{len(offsets)} byte sequence(s) not valid UTF-8, at byte {shown}: read as UTF-8 with each "
+                       "shown as U+FFFD (the document is stored; fix the bytes and ingest again)",
+                       f"byte {offsets[0]}")
 
 
 def _mostly_cyrillic(text: str) -> bool:
@@ -318,7 +330,10 @@ def _ro_own_act(header: str) -> tuple[str, str] | None:
 
 
 def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[Document | IngestError]:
-    text, _how = decode(data, markup=False)
+    decoded = decode_bytes(data, markup=False)
+    text = decoded.text
+    if decoded.stray_bytes:
+        yield _stray_bytes_error(source, path, decoded.stray_bytes)
     items: list[tuple[str, Any]] = []
     if jsonl:
         for i, line in enumerate(text.splitlines(), 1):
