@@ -41,8 +41,12 @@ def corpus_index(lake: Lake) -> tuple[Any, Any, Any]:
 
 # -- signing ----------------------------------------------------------------------------------------------
 
-def sign(home: Home, code: str, by: str) -> str:
+def sign(home: Home, code: str, by: str, via: str = "cli --by") -> str:
+    """Sign the current version of `code`: a verifiable event (etalons.signatures) naming how the signer
+    was identified (`via`) and holding the cited units as they read now."""
+    from etalons.keys import SigningKeyError, signing_key
     from etalons.loader import load_benchmarks
+    from etalons.signatures import cited_units, signature_record
     from etalons.signing import SigningRefused
     from etalons.signing import sign as sign_etalon
     from etalons.verify import verify_sources
@@ -53,14 +57,16 @@ def sign(home: Home, code: str, by: str) -> str:
     if loaded is None:
         problems = [str(e) for e in result.errors if code in e.file]
         raise Refused(f"no etalon {code!r} under {home.etalons_dir}" + (f": {problems[0]}" if problems else ""))
-    checks = verify_sources(loaded, corpus_lookup(lake))
+    _, units, lookup = corpus_index(lake)
+    checks = verify_sources(loaded, lookup)
     try:
         signature = sign_etalon(loaded, checks, by, now())
-    except SigningRefused as exc:
+        key = signing_key(home.root, home.lake)
+    except (SigningRefused, SigningKeyError) as exc:
         raise Refused(str(exc)) from None
-    lake.append_event("signatures", {"benchmark": signature.benchmark, "code": signature.code,
-                                     "version": signature.version, "signed_by": signature.signed_by,
-                                     "signed_at": signature.signed_at})
+    assert key is not None  # made on first use
+    record = signature_record(signature, cited_units(loaded, lookup, units), via, key)
+    lake.append_event("signatures", record.to_row())
     return signature.version
 
 
