@@ -69,6 +69,30 @@ def _parse_one(path: Path, source: str, limits: Limits) -> list[Document | Inges
         return list(parse_file(path, source, limits=limits))
 
 
+_ACT_KINDS = frozenset({"code", "law", "constitution", "regulation"})
+
+
+def unidentified(document: Document, source: str) -> IngestError | None:
+    """The report of a stored document nothing can cite: a code, law or rules of Russia or Romania whose act the
+    registry does not identify (every citation of it would be unknown_act), or a Russian resolution read without
+    the number and date it is cited by. The document is stored all the same: the report says what to fix.
+    ``corpus.tables.parse_compact`` (what an ingest runs) adds it to the batch's errors; ``parse_path`` yields
+    what the readers read, one record per document or failure."""
+    if document.jurisdiction not in ("ru", "ro"):
+        return None
+    title = document.title
+    if document.kind in _ACT_KINDS and document.act is None:
+        detail = (f"the act registry identifies no act by the title read, {title!r}: stored as {document.doc_id}, "
+                  "its citations will be unknown_act until the registry (citations/data/acts.yaml) lists it")
+    elif document.kind == "resolution" and (document.number is None or document.date is None):
+        missing = " and ".join(w for w, v in (("number", document.number), ("date", document.date)) if v is None)
+        detail = (f"a resolution read without its {missing}, titled {title!r}: stored as {document.doc_id}, "
+                  "citations of it cannot be resolved")
+    else:
+        return None
+    return IngestError(source, document.file, "unknown_act", detail, None)
+
+
 def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS,
                follow_links: bool = False) -> Iterator[Document | IngestError]:
     """Every document under ``path`` (a file or a folder, recursively, in a stable order).
@@ -270,20 +294,53 @@ def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | Non
         if "кодекс" in t.lower() or "конституция" in t.lower():
             # a text export opens with the act quoted in a sentence ('"Гражданский кодекс ..." от 30.11.1994
             # N 51-ФЗ'); the act's own title line below it is in capitals
-            own = next((u for u in titles[i:] if u.isupper() and ("КОДЕКС" in u or "КОНСТИТУЦИЯ" in u)), t)
-            return clean(own), "кодекс", number, part
+            j = next((k for k in range(i, len(titles))
+                      if titles[k].isupper() and ("КОДЕКС" in titles[k] or "КОНСТИТУЦИЯ" in titles[k])), i)
+            return _title_block(titles, j, code=True), "кодекс", number, part
         m = _RU_TYPE_LINE.match(t)
         if m:
-            rest: list[str] = []
-            for nxt in titles[i + 1 : i + 4]:
-                # a title in capitals may wrap over several lines; a mixed-case one is a single line
-                if nxt.startswith("(") or _GK_PART.match(nxt) or (rest and not nxt.isupper()):
-                    break
-                rest.append(nxt)
-            name = clean(" ".join(rest))
+            name = _title_block(titles, i + 1, code=False) if i + 1 < len(titles) else ""
             name = name.capitalize() if name.isupper() else name
             return name or t, t, ru_law_number(number) if number and "-" in number else number, None
     return (clean(titles[0]) if titles else ""), "", number, part
+
+
+# Lines that end a title: what follows it in every export (adoption, amendment list, dates, numbers, divisions)
+_TITLE_END = re.compile(r"^(?:\(|Принят|Одобрен|Список\s+изменяющих|Документ\s+предоставлен|от\s+\d|(?:N|№)\s*\d|"
+                        r"\d{1,2}\s+[а-яё]+\s+\d{4}|\d{2}\.\d{2}\.\d{4}|(?:Статья|Глава|Раздел|Часть|Подраздел)\s|"
+                        r"(?:ОБЩАЯ|ОСОБЕННАЯ)\s+ЧАСТЬ|РОССИЙСКАЯ\s+ФЕДЕРАЦИЯ$)", re.I)
+_TITLE_LINES = 6
+
+
+def _title_block(titles: list[str], j: int, *, code: bool) -> str:
+    """The title that starts on line ``j``, with the lines its format split it over: a DOCX export puts each
+    line of a title in capitals in a paragraph of its own ("КОДЕКС РОССИЙСКОЙ ФЕДЕРАЦИИ" / "ОБ АДМИНИСТРАТИВНЫХ
+    ПРАВОНАРУШЕНИЯХ", "ГРАЖДАНСКИЙ ПРОЦЕССУАЛЬНЫЙ" / "КОДЕКС ..."), a text file wraps a title in mixed case
+    with the next line going on in lower case, the portal splits one over title paragraphs. A title in capitals
+    goes on over lines in capitals, one in mixed case over lines opening in lower case, until a line that
+    follows every title (adoption, amendments, a date, a number, a division); a code's title stops as soon as
+    the registry knows it, so "ЖИЛИЩНЫЙ КОДЕКС РОССИЙСКОЙ ФЕДЕРАЦИИ" never takes in the heading below it."""
+    first = titles[j]
+    if _TITLE_END.match(first) or _GK_PART.match(first):
+        return ""
+    block = [first]
+    upper = first.isupper()
+    if code and upper and first.startswith(("КОДЕКС", "КОНСТИТУЦИЯ")) and j > 0 and _continues(titles[j - 1], True):
+        block.insert(0, titles[j - 1])  # the adjectives on the line before: "ГРАЖДАНСКИЙ ПРОЦЕССУАЛЬНЫЙ"
+    for nxt in titles[j + 1 : j + _TITLE_LINES]:
+        if code and act_for_name(clean(" ".join(block)), "ru") is not None:
+            break
+        if not _continues(nxt, upper):
+            break
+        block.append(nxt)
+    return clean(" ".join(block))
+
+
+def _continues(line: str, upper: bool) -> bool:
+    """Whether a line can go on a title in capitals (``upper``) or in mixed case."""
+    if not line or _TITLE_END.match(line) or _GK_PART.match(line) or _RU_TYPE_LINE.match(line):
+        return False
+    return line.isupper() if upper else line[0].islower()
 
 
 # ---------------------------------------------------------------- Romania

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from corpus.ingest import collector_paused, parse_path
+from corpus.ingest import collector_paused, parse_path, unidentified
 from corpus.model import Document, IngestError, Unit
 
 DOCUMENT_SCHEMA = pa.schema([
@@ -78,6 +78,9 @@ def parse_compact(path: Path, source: str, *, follow_links: bool = False) -> tup
         for r in parse_path(path, source, follow_links=follow_links):
             if isinstance(r, Document):
                 docs.append(compact(r))
+                note = unidentified(r, source)  # stored, and reported: nothing can cite it as it stands
+                if note is not None:
+                    errors.append(note)
             else:
                 errors.append(r)
     return docs, errors

@@ -24,8 +24,9 @@ def folder(tmp_path: Path) -> Path:
 def test_a_first_refresh_adds_the_documents_and_records_the_errors(tmp_path: Path, folder: Path) -> None:
     lake = Lake(tmp_path / "lake")
     summary = refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
-    assert (summary.added, summary.unchanged, summary.failed) == (1, 0, 1)
-    assert lake.read("ingest_errors", "docs").column("reason").to_pylist() == ["malformed_xml"]
+    assert (summary.added, summary.unchanged, summary.failed) == (1, 0, 2)
+    # the broken file, and the sample code the act registry does not know (stored, and reported)
+    assert lake.read("ingest_errors", "docs").column("reason").to_pylist() == ["malformed_xml", "unknown_act"]
 
 
 def test_a_second_refresh_of_unchanged_files_changes_nothing(tmp_path: Path, folder: Path) -> None:
