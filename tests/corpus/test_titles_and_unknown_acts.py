@@ -128,3 +128,13 @@ def test_an_unknown_act_is_stored_and_its_report_lands_in_ingest_errors(tmp_path
     refresh_source(lake, Source("docs", path=tmp_path / "docs"), tmp_path / "staging")
     assert lake.read("corpus_documents", "docs").column("title").to_pylist() == ["О пробных образцах"]
     assert lake.read("ingest_errors", "docs").column("reason").to_pylist() == ["unknown_act"]
+
+
+@pytest.mark.parametrize("head", ["# CODUL DE PROCEDURĂ\n# CIVILĂ\n", "# CODUL DE PROCEDURĂ\n\n# CIVILĂ\n",
+                                  "# Codul de procedură\ncivilă\n"],
+                         ids=["two-headings", "two-headings-apart", "heading-wrapped"])
+def test_a_romanian_title_a_pdf_conversion_split_is_read_whole(tmp_path: Path, head: str) -> None:
+    path = tmp_path / "cpc.md"
+    path.write_text(head + "\n###### Art. 1\n\nObiectul\n\n(1) Prezentul cod este scris pentru teste.\n", "utf-8")
+    [document], errors = _read(path)
+    assert (document.title.casefold(), document.act, errors) == ("codul de procedură civilă", "ro/cpc", [])
