@@ -38,7 +38,6 @@ def write_atomic(path: Path, data: bytes) -> None:
     with temporary(path) as (handle, tmp):
         handle.write(data)
         handle.flush()
-        os.fsync(handle.fileno())
         os.replace(tmp, path)
     sweep(path.parent)
 

@@ -64,7 +64,8 @@ def sign(home: Home, code: str, by: str, via: str = "cli --by") -> str:
         key = signing_key(home.root, home.lake)
     except (SigningRefused, SigningKeyError) as exc:
         raise Refused(str(exc)) from None
-    assert key is not None  # made on first use
+    if key is None:  # signing_key makes the key on first use: never None here
+        raise Refused("no signing key could be made")
     record = signature_record(signature, cited_units(loaded, lookup, units), via, key)
     lake.append_event("signatures", record.to_row())
     return signature.version
