@@ -193,9 +193,9 @@ def approve(home: Home, system: str, code: str, by: str, via: str = "cli --by") 
 # -- sample data for the demo ------------------------------------------------------------------------------
 
 def sample_decisions(path: Path) -> Iterator[dict[str, Any]]:
-    from etalons.yamlpos import parse
+    from etalons.yamlsafe import load_file
 
-    _, data = parse(path.read_text(encoding="utf-8"))
+    data = load_file(path)
     items = data.get("decisions", data) if isinstance(data, dict) else data
     yield from (i for i in items or [] if isinstance(i, dict))
 

@@ -54,10 +54,10 @@ def run_demo(root: Path | None, echo: Callable[[str], None]) -> RunLog:
 
 
 def _sign_sample(home: Home, lake: Lake, echo: Callable[[str], None]) -> None:
-    from etalons.yamlpos import parse
+    from etalons.yamlsafe import load_file
 
     signed = {(s["code"], s["version"]) for s in lake.read_all("signature_ledger").to_pylist()}
-    _, data = parse(SAMPLE_SIGNATURES.read_text(encoding="utf-8"))
+    data = load_file(SAMPLE_SIGNATURES)
     from etalons.loader import load_benchmarks
 
     versions = {e.code: e.version for e in load_benchmarks(home.etalons_dir).etalons}

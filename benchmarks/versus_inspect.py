@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.generate import Scale, generate  # noqa: E402
+from benchmarks.generate import Scale, generate
 
 INSPECT = """
 import sys, tempfile, time

@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from corpus.model import IngestError
+from warehouse.tmpfiles import sweep, temporary
 
 STATE_FILE = ".http_state.json"
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -33,16 +33,13 @@ class FetchResult:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+    """Through a locked temporary beside the file (see warehouse.tmpfiles): a killed run leaves at most a
+    temporary that the next write into the same folder removes once it is stale."""
+    with temporary(path) as (handle, tmp):
+        handle.write(data)
+        handle.flush()
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    sweep(path.parent)
 
 
 def parse_index(body: bytes, index_url: str) -> list[tuple[str, str | None]]:

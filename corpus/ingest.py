@@ -20,7 +20,7 @@ from lxml import etree
 
 from corpus.acts import act_for_name, act_for_ru_law, enacted_in_parts, ro_act_written, ru_law_number
 from corpus.akn import KIND_MAP, parse_akn
-from corpus.decoding import decode
+from corpus.decoding import decode_bytes
 from corpus.docx import docx_lines
 from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
 from corpus.model import IN_FORCE, REPEALED, Document, Draft, IngestError, IngestFailure, Unit, finish
@@ -69,11 +69,44 @@ def _parse_one(path: Path, source: str, limits: Limits) -> list[Document | Inges
         return list(parse_file(path, source, limits=limits))
 
 
-def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document | IngestError]:
-    """Every document under ``path`` (a file or a folder, recursively, in a stable order)."""
+_ACT_KINDS = frozenset({"code", "law", "constitution", "regulation"})
+
+
+def unidentified(document: Document, source: str) -> IngestError | None:
+    """The report of a stored document nothing can cite: a code, law or rules of Russia or Romania whose act the
+    registry does not identify (every citation of it would be unknown_act), or a Russian resolution read without
+    the number and date it is cited by. The document is stored all the same: the report says what to fix.
+    ``corpus.tables.parse_compact`` (what an ingest runs) adds it to the batch's errors; ``parse_path`` yields
+    what the readers read, one record per document or failure."""
+    if document.jurisdiction not in ("ru", "ro"):
+        return None
+    title = document.title
+    if document.kind in _ACT_KINDS and document.act is None:
+        detail = (f"the act registry identifies no act by the title read, {title!r}: stored as {document.doc_id}, "
+                  "its citations will be unknown_act until the registry (citations/data/acts.yaml) lists it")
+    elif document.kind == "resolution" and (document.number is None or document.date is None):
+        missing = " and ".join(w for w, v in (("number", document.number), ("date", document.date)) if v is None)
+        detail = (f"a resolution read without its {missing}, titled {title!r}: stored as {document.doc_id}, "
+                  "citations of it cannot be resolved")
+    else:
+        return None
+    return IngestError(source, document.file, "unknown_act", detail, None)
+
+
+def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS,
+               follow_links: bool = False) -> Iterator[Document | IngestError]:
+    """Every document under ``path`` (a file or a folder, recursively, in a stable order).
+
+    A symbolic link in a folder that leads out of it is not read unless ``follow_links``: a link to
+    /etc/passwd dropped into the inbox becomes an error row naming it, never a document. (A file given as
+    the source itself is read wherever it points: the source names it.)"""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+        files, outside = source_files(path, follow_links)
+        for link, target in outside:
+            yield IngestError(source, str(link), "link_outside_source",
+                              f"a symbolic link to {target}, outside the source folder: not followed (give the "
+                              "source follow_links: true to read it)", None)
         for f in files:
             if SKIP_NAMES.match(f.name):
                 continue
@@ -82,6 +115,26 @@ def parse_path(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
         yield from _parse_one(path, source, limits)
     else:
         yield IngestError(source, str(path), "not_found", "no such file or folder", None)
+
+
+def source_files(folder: Path, follow_links: bool = False) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """The visible files under ``folder`` in a stable order, and the links leading out of it (link, target)
+    that are left unread; with ``follow_links`` every link to a file is read. Folders reached through a link
+    are never walked (``rglob`` does not descend into them)."""
+    root = folder.resolve()
+    files: list[Path] = []
+    outside: list[tuple[Path, Path]] = []
+    for p in sorted(folder.rglob("*")):
+        if p.name.startswith("."):
+            continue
+        if p.is_symlink():
+            target = p.resolve()
+            if not follow_links and not target.is_relative_to(root):
+                outside.append((p, target))
+                continue
+        if p.is_file():
+            files.append(p)
+    return files, outside
 
 
 def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document | IngestError]:
@@ -103,16 +156,19 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
         if suffix == ".xml":
             yield _akn_document(data, path, source)
             return
-        text, how = decode(data, markup=suffix in (".html", ".htm"))
+        decoded = decode_bytes(data, markup=suffix in (".html", ".htm"))
+        text, how = decoded.text, decoded.how
         if suffix in (".html", ".htm"):
             enc = how.split(" ", 1)[0]
-            direct = "(BOM)" not in how and enc in ("utf-8", "windows-1251", "koi8-r")
+            direct = "(BOM)" not in how and enc in ("utf-8", "windows-1251", "koi8-r") and not decoded.stray_bytes
             lines, titles, nd = read_portal_html(text, data if direct else None, enc if direct else None)
             yield from _ru_documents(lines, titles, nd, path, source, _sha(data), "portal-html", how)
         elif suffix == ".md" and not _mostly_cyrillic(text):
             yield _ro_markdown_document(text, path, source, _sha(data), how)
         else:
             yield from _ru_documents(lines_from_text(text), [], None, path, source, _sha(data), "text", how)
+        if decoded.stray_bytes:
+            yield _stray_bytes_error(source, path, decoded.stray_bytes)
     except IngestFailure as exc:
         yield IngestError(source, str(path), exc.reason, exc.detail, exc.position)
     except (OSError, etree.Error, ValueError, RecursionError, MemoryError) as exc:
@@ -120,6 +176,15 @@ def parse_file(path: Path, source: str, *, limits: Limits = DEFAULT_LIMITS) -> I
 
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+def _stray_bytes_error(source: str, path: Path, offsets: Sequence[int]) -> IngestError:
+    """The report of a document stored with a few bytes that were not UTF-8 (each read as U+FFFD)."""
+    shown = ", ".join(map(str, offsets))
+    return IngestError(source, str(path), "invalid_utf8",
+                       f"{len(offsets)} byte sequence(s) not valid UTF-8, at byte {shown}: read as UTF-8 with each "
+                       "shown as U+FFFD (the document is stored; fix the bytes and ingest again)",
+                       f"byte {offsets[0]}")
 
 
 def _mostly_cyrillic(text: str) -> bool:
@@ -229,20 +294,53 @@ def _ru_title(titles: list[str], header: list[str]) -> tuple[str, str, str | Non
         if "кодекс" in t.lower() or "конституция" in t.lower():
             # a text export opens with the act quoted in a sentence ('"Гражданский кодекс ..." от 30.11.1994
             # N 51-ФЗ'); the act's own title line below it is in capitals
-            own = next((u for u in titles[i:] if u.isupper() and ("КОДЕКС" in u or "КОНСТИТУЦИЯ" in u)), t)
-            return clean(own), "кодекс", number, part
+            j = next((k for k in range(i, len(titles))
+                      if titles[k].isupper() and ("КОДЕКС" in titles[k] or "КОНСТИТУЦИЯ" in titles[k])), i)
+            return _title_block(titles, j, code=True), "кодекс", number, part
         m = _RU_TYPE_LINE.match(t)
         if m:
-            rest: list[str] = []
-            for nxt in titles[i + 1 : i + 4]:
-                # a title in capitals may wrap over several lines; a mixed-case one is a single line
-                if nxt.startswith("(") or _GK_PART.match(nxt) or (rest and not nxt.isupper()):
-                    break
-                rest.append(nxt)
-            name = clean(" ".join(rest))
+            name = _title_block(titles, i + 1, code=False) if i + 1 < len(titles) else ""
             name = name.capitalize() if name.isupper() else name
             return name or t, t, ru_law_number(number) if number and "-" in number else number, None
     return (clean(titles[0]) if titles else ""), "", number, part
+
+
+# Lines that end a title: what follows it in every export (adoption, amendment list, dates, numbers, divisions)
+_TITLE_END = re.compile(r"^(?:\(|Принят|Одобрен|Список\s+изменяющих|Документ\s+предоставлен|от\s+\d|(?:N|№)\s*\d|"
+                        r"\d{1,2}\s+[а-яё]+\s+\d{4}|\d{2}\.\d{2}\.\d{4}|(?:Статья|Глава|Раздел|Часть|Подраздел)\s|"
+                        r"(?:ОБЩАЯ|ОСОБЕННАЯ)\s+ЧАСТЬ|РОССИЙСКАЯ\s+ФЕДЕРАЦИЯ$)", re.I)
+_TITLE_LINES = 6
+
+
+def _title_block(titles: list[str], j: int, *, code: bool) -> str:
+    """The title that starts on line ``j``, with the lines its format split it over: a DOCX export puts each
+    line of a title in capitals in a paragraph of its own ("КОДЕКС РОССИЙСКОЙ ФЕДЕРАЦИИ" / "ОБ АДМИНИСТРАТИВНЫХ
+    ПРАВОНАРУШЕНИЯХ", "ГРАЖДАНСКИЙ ПРОЦЕССУАЛЬНЫЙ" / "КОДЕКС ..."), a text file wraps a title in mixed case
+    with the next line going on in lower case, the portal splits one over title paragraphs. A title in capitals
+    goes on over lines in capitals, one in mixed case over lines opening in lower case, until a line that
+    follows every title (adoption, amendments, a date, a number, a division); a code's title stops as soon as
+    the registry knows it, so "ЖИЛИЩНЫЙ КОДЕКС РОССИЙСКОЙ ФЕДЕРАЦИИ" never takes in the heading below it."""
+    first = titles[j]
+    if _TITLE_END.match(first) or _GK_PART.match(first):
+        return ""
+    block = [first]
+    upper = first.isupper()
+    if code and upper and first.startswith(("КОДЕКС", "КОНСТИТУЦИЯ")) and j > 0 and _continues(titles[j - 1], True):
+        block.insert(0, titles[j - 1])  # the adjectives on the line before: "ГРАЖДАНСКИЙ ПРОЦЕССУАЛЬНЫЙ"
+    for nxt in titles[j + 1 : j + _TITLE_LINES]:
+        if code and act_for_name(clean(" ".join(block)), "ru") is not None:
+            break
+        if not _continues(nxt, upper):
+            break
+        block.append(nxt)
+    return clean(" ".join(block))
+
+
+def _continues(line: str, upper: bool) -> bool:
+    """Whether a line can go on a title in capitals (``upper``) or in mixed case."""
+    if not line or _TITLE_END.match(line) or _GK_PART.match(line) or _RU_TYPE_LINE.match(line):
+        return False
+    return line.isupper() if upper else line[0].islower()
 
 
 # ---------------------------------------------------------------- Romania
@@ -289,7 +387,10 @@ def _ro_own_act(header: str) -> tuple[str, str] | None:
 
 
 def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[Document | IngestError]:
-    text, _how = decode(data, markup=False)
+    decoded = decode_bytes(data, markup=False)
+    text = decoded.text
+    if decoded.stray_bytes:
+        yield _stray_bytes_error(source, path, decoded.stray_bytes)
     items: list[tuple[str, Any]] = []
     if jsonl:
         for i, line in enumerate(text.splitlines(), 1):

@@ -7,12 +7,23 @@ content hash was computed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 IN_FORCE = "in_force"
 REPEALED = "repealed"
+# A unit that only stands in for text left out of an abridged copy ("2 - 34. Пункты опущены в сокращённом
+# образце."): kept so the numbering reads whole, never a unit a citation can land on (corpus.store.current_tables).
+OMITTED = "omitted"
+# (The Romanian files of the sample leave articles out without a placeholder: there is none to mark.)
+OMISSION = re.compile(r"\bопущен[аоы]?\s+в\s+сокращённом\s+образце", re.I)
+
+
+def is_omission(text: str) -> bool:
+    """Whether a unit's whole text is a placeholder for text an abridged copy left out."""
+    return len(text) < 200 and "опущен" in text and OMISSION.search(text) is not None
 
 
 class Unit(NamedTuple):

@@ -267,6 +267,36 @@ def _titles_follow_headings(lines: list[str], heads: list[int]) -> bool:
     return after > before
 
 
+_TITLE_HEAD = 4000
+
+
+def _join_split_title(text: str) -> str:
+    """The title as one heading, where a PDF conversion split it: "# CODUL DE PROCEDURĂ" then "# CIVILĂ" (a blank
+    line between or not), or a heading wrapped onto the next line ("# Codul de procedură" / "civilă"). A line
+    goes on the title in its case: capitals after capitals, lower case after a title in mixed case."""
+    head, rest = text[:_TITLE_HEAD], text[_TITLE_HEAD:]  # the title is near the top: never split the whole text
+    lines = head.split("\n")
+    first = next((i for i, ln in enumerate(lines[:40]) if ln.startswith("# ")), None)
+    if first is None:
+        return text
+    title = lines[first][2:].strip()
+    j = first + 1
+    while j < len(lines) and j < first + 6:
+        nxt = lines[j].strip()
+        gap = not nxt and j + 1 < len(lines) and lines[j + 1].startswith("# ")
+        if gap:
+            j += 1
+            nxt = lines[j].strip()
+        words = nxt[2:].strip() if nxt.startswith("# ") else nxt if not gap and nxt[:1] not in ("#", "") else ""
+        if not words or not (words.isupper() if title.isupper() else words[0].islower()):
+            break
+        title = f"{title} {words}"
+        lines[first + 1 : j + 1] = []
+        j = first + 1
+    lines[first] = f"# {title}"
+    return "\n".join(lines) + rest
+
+
 def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     """Return (document title, units).
 
@@ -274,7 +304,7 @@ def parse_markdown(text: str) -> tuple[str, list[Draft]]:
     (margin titles, titles after headings, signatures and whole context blocks become blank lines, article
     headings a mark); then one regex split of the joined lines undoes the PDF wrapping of every paragraph
     at once, instead of Python work on every line."""
-    text = join_superscripts(unify(text))
+    text = _join_split_title(join_superscripts(unify(text)))
     if _NORMS_LINK in text:  # the annotated Codul fiscal ends a unit with a link to its norms: no text of it
         for mark in ".;:,":
             text = text.replace(mark + _NORMS_LINK, mark + "\n")

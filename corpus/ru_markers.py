@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.model import IN_FORCE, REPEALED
+from corpus.model import IN_FORCE, OMITTED, REPEALED, is_omission
 from corpus.numbering import normalise_ru
 
 PART = re.compile(r"^(\d+(?:[.\-]\d+)*)\.(?:\s+|(?=[^\d\s]))")
@@ -65,4 +65,6 @@ def unit_status(text: str) -> str:
     # the checks only_repeal opens with, made here in C before a Python call for every unit
     if len(text) <= 320 and ("сил" in text or "ключ" in text or "примен" in text) and only_repeal(text):
         return REPEALED
+    if len(text) < 200 and "опущен" in text and is_omission(text):
+        return OMITTED
     return IN_FORCE

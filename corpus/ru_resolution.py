@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus.model import IN_FORCE, REPEALED, Draft, amend, draft
+from corpus.model import IN_FORCE, OMITTED, REPEALED, Draft, amend, draft, is_omission
 from corpus.ru_markers import REPEAL
 from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, EDIT_NOTE, Line, clean, inline_note_at
 
@@ -153,6 +153,8 @@ def parse_points(lines: Sequence[Line]) -> list[Draft]:
                 amend(u, "text", text)
                 if len(text) < 400 and REPEAL.search(text):
                     amend(u, "status", REPEALED)
+                elif is_omission(text):
+                    amend(u, "status", OMITTED)
 
     group: list[Draft] = []
     for i, t in enumerate(texts):

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from corpus.http_source import fetch_index
-from corpus.model import IngestError
+from corpus.model import OMITTED, IngestError
 from corpus.sources import Source
 from corpus.tables import Compact, errors_table, merge_versions, parse_compact
 
@@ -70,7 +70,7 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSumm
     previous_units = lake.read("corpus_units", source.name)
     docs: list[Compact] = []
     if root is not None and root.exists():
-        docs, failed = parse_compact(root, source.name)
+        docs, failed = parse_compact(root, source.name, follow_links=source.follow_links)
         errors.extend(failed)
     merged = merge_versions(previous_docs if previous_docs.num_rows else None,
                             previous_units if previous_units.num_rows else None, docs)
@@ -93,7 +93,9 @@ def current_tables(lake: LakeLike, sources: set[str] | None = None) -> tuple[pa.
 
     The same document can sit in two sources (a folder ingested, then a file inside it, or an inbox drop of a
     file a scheduled source also holds). Counted twice, each of its units would resolve as ``ambiguous``; the
-    copy ingested last wins, as the corpus.documents and corpus.units views decide too."""
+    copy ingested last wins, as the corpus.documents and corpus.units views decide too. Units of status
+    ``omitted`` (placeholders of an abridged copy) are left out: these are the units citations resolve against,
+    and a placeholder is no text of the law (the lake and the corpus.units view keep it, with its status)."""
     if sources is None:
         documents = lake.read_all("corpus_documents")
         units = lake.read_all("corpus_units")
@@ -104,7 +106,10 @@ def current_tables(lake: LakeLike, sources: set[str] | None = None) -> tuple[pa.
     if documents.num_rows:
         documents = documents.filter(pc.fill_null(documents["is_current"], True))
     if units.num_rows:
-        units = units.filter(pc.fill_null(units["is_current"], True))
+        # a placeholder for text an abridged copy left out holds no law: no citation may land on it
+        current = pc.and_(pc.fill_null(units["is_current"], True),
+                          pc.fill_null(pc.not_equal(units["status"], OMITTED), True))
+        units = units.filter(current)
     if documents.num_rows and pc.count_distinct(documents["doc_id"]).as_py() < documents.num_rows:
         documents, units = _one_copy_each(documents, units)
     return documents, units

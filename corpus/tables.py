@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from corpus.ingest import collector_paused, parse_path
+from corpus.ingest import collector_paused, parse_path, unidentified
 from corpus.model import Document, IngestError, Unit
 
 DOCUMENT_SCHEMA = pa.schema([
@@ -67,7 +67,7 @@ def compact(doc: Document | Compact) -> Compact:
     return Compact(replace(doc, units=()), units_table([doc]))
 
 
-def parse_compact(path: Path, source: str) -> tuple[list[Compact], list[IngestError]]:
+def parse_compact(path: Path, source: str, *, follow_links: bool = False) -> tuple[list[Compact], list[IngestError]]:
     """Every document under ``path``, compacted as it is parsed, in one pause of the cyclic collector.
 
     Paused per file only, each re-enable made the collector walk that file's units once more and every document
@@ -75,9 +75,12 @@ def parse_compact(path: Path, source: str) -> tuple[list[Compact], list[IngestEr
     docs: list[Compact] = []
     errors: list[IngestError] = []
     with collector_paused():
-        for r in parse_path(path, source):
+        for r in parse_path(path, source, follow_links=follow_links):
             if isinstance(r, Document):
                 docs.append(compact(r))
+                note = unidentified(r, source)  # stored, and reported: nothing can cite it as it stands
+                if note is not None:
+                    errors.append(note)
             else:
                 errors.append(r)
     return docs, errors

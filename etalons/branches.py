@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
+from etalons.yamlsafe import load_file
 
 REGISTRY = Path(__file__).with_name("branches.yaml")
 
@@ -25,7 +25,7 @@ class Branch:
 @cache
 def branches() -> dict[str, Branch]:
     """Every known branch by id, in the registry's order."""
-    raw = yaml.safe_load(REGISTRY.read_text(encoding="utf-8"))
+    raw = load_file(REGISTRY)
     found: dict[str, Branch] = {}
     for entry in raw["branches"]:
         if entry["id"] in found:

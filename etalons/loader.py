@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node
 
@@ -24,7 +23,8 @@ from etalons.benchmark import Benchmark, BenchmarkConfig
 from etalons.errors import EtalonError
 from etalons.messages import describe, field_path
 from etalons.model import Etalon
-from etalons.yamlpos import duplicate_keys, key_line, line_of, parse
+from etalons.yamlpos import duplicate_keys, key_line, line_of
+from etalons.yamlsafe import YamlLimits, YamlRefused, load_bytes, read_bounded
 
 BENCHMARK_FILE = "benchmark.yaml"
 MAX_FILE_BYTES = 1_000_000  # an etalon is a page a lawyer writes; anything bigger is not one
@@ -277,33 +277,13 @@ def _advice(loaded: LoadedEtalon, path: Path) -> list[EtalonError]:
 
 
 def _parse(path: Path, shown: str, model: type[M], errors: list[EtalonError]) -> tuple[M, Node, str] | None:
-    """Bytes -> text -> YAML -> model, each step's failure reported with its line."""
+    """Bytes -> text -> YAML (size, depth and aliases bounded) -> model, each step's failure with its line."""
+    limits = YamlLimits(max_bytes=MAX_FILE_BYTES)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        errors.append(EtalonError(shown, None, None, f"cannot be read: {exc.strerror}"))
-        return None
-    if len(raw) > MAX_FILE_BYTES:
-        errors.append(
-            EtalonError(shown, None, None, f"expected at most {MAX_FILE_BYTES} bytes, got {len(raw)}")
-        )
-        return None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        errors.append(
-            EtalonError(
-                shown, raw[: exc.start].count(b"\n") + 1, None, "expected UTF-8 text, got bytes that are not"
-            )
-        )
-        return None
-    try:
-        root, data = parse(text)
-    except yaml.MarkedYAMLError as exc:
-        errors.append(_syntax_error(shown, exc))
-        return None
-    except yaml.YAMLError as exc:
-        errors.append(EtalonError(shown, None, None, f"YAML error: {exc}"))
+        raw = read_bounded(path, shown, limits)
+        root, data = load_bytes(raw, shown, limits)
+    except YamlRefused as exc:
+        errors.append(EtalonError(shown, exc.line, None, exc.reason))
         return None
     if not isinstance(root, MappingNode) or not isinstance(data, dict):
         errors.append(EtalonError(shown, 1, None, f"expected a mapping of keys, got {type(data).__name__}"))
@@ -320,15 +300,6 @@ def _parse(path: Path, shown: str, model: type[M], errors: list[EtalonError]) ->
         errors.extend(problems[:MAX_ERRORS_PER_FILE])
         return None
     return instance, root, hashlib.sha256(raw).hexdigest()[:16]
-
-
-def _syntax_error(shown: str, exc: yaml.MarkedYAMLError) -> EtalonError:
-    """The line where YAML gave up, and where the construct it was reading began (an unclosed bracket)."""
-    mark = exc.problem_mark or exc.context_mark
-    message = f"YAML syntax error: {exc.problem or exc.context}"
-    if exc.context and exc.context_mark is not None and exc.problem_mark is not None:
-        message += f", {exc.context} started on line {exc.context_mark.line + 1}"
-    return EtalonError(shown, mark.line + 1 if mark is not None else None, None, message)
 
 
 def _validation_errors(

@@ -1,29 +1,15 @@
 """Line numbers for YAML values, so an error points at the line the lawyer has to fix.
 
-PyYAML's safe_load forgets positions; composing the node tree keeps them. A pydantic error location
-(`("sources", 2, "priority")`) is walked down that tree to the deepest node that exists.
+PyYAML's safe_load forgets positions; composing the node tree keeps them (`etalons.yamlsafe` reads it, with
+its limits). A pydantic error location (`("sources", 2, "priority")`) is walked down that tree to the deepest
+node that exists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
-
-
-def parse(text: str) -> tuple[Node | None, Any]:
-    """The node tree (positions) and the plain data, from a single parse of the text."""
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return node, data
 
 
 def line_of(root: Node | None, loc: Sequence[int | str]) -> int | None:

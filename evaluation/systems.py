@@ -44,8 +44,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from yaml.nodes import Node
+
+from etalons.yamlpos import line_of
+from etalons.yamlsafe import YamlRefused, load_file_with_nodes
 
 
 class SystemsConfigError(ValueError):
@@ -191,27 +194,28 @@ class SystemsFile(BaseModel):
         raise KeyError(f"no system {system_id!r}; known: {', '.join(s.id for s in self.systems) or 'none'}")
 
 
-def parse_systems(data: Mapping[str, Any] | None, *, origin: str = "systems.yaml") -> SystemsFile:
+def parse_systems(data: Mapping[str, Any] | None, *, origin: str = "systems.yaml",
+                  root: Node | None = None) -> SystemsFile:
+    """The validated file; with the node tree (`root`) each problem names its line too."""
     try:
         return SystemsFile.model_validate(data or {})
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
             where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-            problems.append(f"{origin}: field {where}: {err['msg']}")
+            line = line_of(root, list(err["loc"])) if root is not None else None
+            problems.append(f"{origin}:{line}: field {where}: {err['msg']}" if line else
+                            f"{origin}: field {where}: {err['msg']}")
         raise SystemsConfigError("; ".join(problems)) from None
 
 
 def load_systems(path: Path | str) -> SystemsFile:
+    """Read through the shared safe loader: an alias bomb or a 2 GB file is one line naming the file and line."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SystemsConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark is not None else ""
-        raise SystemsConfigError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+        root, data = load_file_with_nodes(path)
+    except YamlRefused as exc:
+        raise SystemsConfigError(str(exc)) from None
     if data is not None and not isinstance(data, dict):
         raise SystemsConfigError(f"{path}: expected a mapping with 'systems' and 'judge' at the top level")
-    return parse_systems(data, origin=str(path))
+    return parse_systems(data, origin=str(path), root=root)

@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 from warehouse.lake_fs import RemoteRoot
 from warehouse.schemas import SCHEMAS, conform, require_complete
 from warehouse.tables import TABLES
+from warehouse.tmpfiles import sweep
 
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 # File systems allow 255 bytes per name; a segment plus ".parquet" and a temporary suffix must fit.
@@ -406,6 +407,7 @@ def write_atomic(target: Path, table: pa.Table, durable: bool = True) -> None:
             if durable:
                 os.fsync(handle.fileno())
         os.replace(tmp, target)
+        sweep(target.parent)  # what a killed writer left here (warehouse.tmpfiles)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -516,7 +516,8 @@ class ApprovalRow:
 @table("signatures", keys=("benchmark", "code", "event"), events=True)
 @dataclass(frozen=True)
 class SignatureEvent:
-    """A signature as written by `etalon sign`; counted only after its seal verifies (signature_ledger)."""
+    """A signature as written by `etalon sign` (etalons.signatures.SignatureRecord); it counts only after its HMAC
+    verifies with the warehouse's key (signature_ledger)."""
 
     benchmark: str
     code: str
@@ -524,8 +525,11 @@ class SignatureEvent:
     signed_by: str
     signed_at: str
     via: str | None
-    sources: str          # JSON snapshot of every cited source as resolved at signing time (unit texts)
-    seal: str             # HMAC over the fields above, with a key kept outside the lake
+    sources: str          # JSON snapshot of every cited unit as it read at signing time
+    sources_sha256: str
+    key_id: str
+    algorithm: str
+    hmac: str
 
 
 # -- analytics (one partition per benchmark) ---------------------------------------------------------------

@@ -24,7 +24,7 @@ DEPENDS: dict[str, tuple[str, ...]] = {
                   "evaluation/elements.py", "evaluation/quotes.py", "evaluation/methodologies"),
     "scores": ("evaluation/scoring.py", "evaluation/methodologies", "evaluation/elements.py", "evaluation/review.py",
                "evaluation/quotes.py"),
-    "signatures": ("etalons/seal.py",),
+    "signatures": ("etalons/signatures.py", "etalons/keys.py"),
     "analytics": ("evaluation/analytics.py", "evaluation/analytics_attempts.py", "evaluation/analytics_cells.py",
                   "evaluation/analytics_common.py", "evaluation/analytics_judge.py",
                   "evaluation/analytics_leaderboard.py", "evaluation/analytics_paired.py",

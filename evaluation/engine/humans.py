@@ -16,7 +16,7 @@ from typing import Any
 from evaluation.engine.keys import Part, Shard
 from evaluation.engine.stages.base import Result, reconcile
 from evaluation.engine.world import World
-from warehouse.tables import ApprovalRow, DecisionRow, RevocationRow, SignatureEvent
+from warehouse.tables import ApprovalRow, DecisionRow, RevocationRow
 
 
 class Refused(Exception):
@@ -186,8 +186,10 @@ def now_precise() -> str:
 # -- signatures -----------------------------------------------------------------------------------------
 
 def sign(world: World, code: str, by: str, via: str = "cli --by") -> tuple[str, Consequence]:
-    """Sign the current file version of an etalon; refused, naming each unresolved source."""
-    from etalons.seal import seal, signing_key
+    """Sign the current file version of an etalon; refused, naming each unresolved source. The event carries
+    the cited units as they read now and an HMAC with the warehouse's key (etalons.signatures)."""
+    from etalons.keys import SigningKeyError, signing_key
+    from etalons.signatures import cited_units, signature_record
     from etalons.signing import SigningRefused
     from etalons.signing import sign as check_signable
     from etalons.verify import verify_sources
@@ -200,33 +202,15 @@ def sign(world: World, code: str, by: str, via: str = "cli --by") -> tuple[str, 
     checks = verify_sources(loaded, corpus.lookup)
     try:
         signature = check_signable(loaded, checks, by, now_precise())
-    except SigningRefused as exc:
+        key = signing_key(world.home.root, world.home.lake)
+    except (SigningRefused, SigningKeyError) as exc:
         raise Refused(str(exc)) from None
-    snapshot = _snapshot(loaded, corpus)
-    key = signing_key(world.home.root, create=True)
-    assert key is not None
-    event = {"benchmark": signature.benchmark, "code": signature.code, "version": signature.version,
-             "signed_by": signature.signed_by, "signed_at": signature.signed_at, "via": via,
-             "sources": json.dumps(snapshot, ensure_ascii=False)}
-    world.lake.append_event("signatures", (signature.benchmark, signature.code),
-                            SignatureEvent(**event, seal=seal(event, key)), event_id=uuid.uuid4().hex[:12])
+    if key is None:
+        raise Refused("no signing key could be made for this warehouse")
+    record = signature_record(signature, cited_units(loaded, corpus.lookup, corpus.units), via, key)
+    world.lake.append_event("signatures", (signature.benchmark, signature.code), record.to_row(),
+                            event_id=uuid.uuid4().hex[:12])
     return signature.version, after_signature(world, signature.benchmark)
-
-
-def _snapshot(loaded: Any, corpus: Any) -> list[dict[str, Any]]:
-    """Every source as it resolves now, with the text of its unit: what the signer vouched for."""
-    from citations import extract, resolve
-
-    out = []
-    for source in loaded.etalon.sources:
-        for citation in extract(source.citation, loaded.etalon.jurisdiction):
-            for r in resolve([citation], corpus.lookup):
-                record = citation.to_record(status=r.status)
-                out.append({**{k: record.get(k) for k in ("kind", "act", "article", "article_to", "part", "court",
-                                                            "number", "point", "status")},
-                            "citation": source.citation, "doc_id": r.doc_id, "path": r.unit_path,
-                            "text": corpus.text(r.doc_id, r.unit_path) if r.doc_id and r.unit_path else None})
-    return out
 
 
 def after_signature(world: World, benchmark: str) -> Consequence:

@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from warehouse.lake import Lake
-from warehouse.tables import ApprovalRow, DecisionRow, RevocationRow, SignatureEvent
+from warehouse.tables import ApprovalRow, DecisionRow, RevocationRow
 
 FORMAT = 2
 MARKER = "_format.json"
@@ -55,7 +55,8 @@ def mark(lake: Lake) -> None:
 
 def migrate(lake: Lake, signing_key: bytes) -> list[str]:
     """Carry a per-cell warehouse over; returns what was done, in sentences."""
-    from etalons.seal import seal
+    from etalons.signatures import signature_record
+    from etalons.signing import Signature
 
     root = lake.root
     benchmark_of = _benchmarks(root)
@@ -90,9 +91,9 @@ def migrate(lake: Lake, signing_key: bytes) -> list[str]:
             benchmark=bench, system=r["system"], code=r["code"], version=r["version"], attempt=int(r["attempt"]),
             approved_by=r["approved_by"], approved_at=r["approved_at"], via="migrated"), system=r["system"])
     for r in rows["signatures"]:
-        event = {"benchmark": r["benchmark"], "code": r["code"], "version": r["version"], "signed_by": r["signed_by"],
-                 "signed_at": r["signed_at"], "via": "migrated", "sources": "[]"}
-        lake.append_event("signatures", (r["benchmark"], r["code"]), SignatureEvent(**event, seal=seal(event, signing_key)))
+        signature = Signature(r["benchmark"], r["code"], r["version"], r["signed_by"], r["signed_at"])
+        lake.append_event("signatures", (r["benchmark"], r["code"]),
+                          signature_record(signature, [], "migrated", signing_key).to_row())
     mark(lake)
     counts = ", ".join(f"{len(rows[t])} {t}" for t in _EVENTS)
     return [f"this warehouse was written by an Etalon before shards: carried over {counts}, the imported answers, "

@@ -55,9 +55,9 @@ def prelude(world: World) -> list[str]:
     notes: list[str] = []
     layout = migrate.format_of(world.lake)
     if layout == 1:
-        from etalons.seal import signing_key
+        from etalons.keys import signing_key
 
-        key = signing_key(world.home.root, create=True)
+        key = signing_key(world.home.root, world.home.lake)
         assert key is not None
         notes = migrate.migrate(world.lake, key)
     world.lake.ensure_schemas()

@@ -24,8 +24,9 @@ def folder(tmp_path: Path) -> Path:
 def test_a_first_refresh_adds_the_documents_and_records_the_errors(tmp_path: Path, folder: Path) -> None:
     lake = Lake(tmp_path / "lake")
     summary = refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
-    assert (summary.added, summary.unchanged, summary.failed) == (1, 0, 1)
-    assert lake.read("ingest_errors", "docs").column("reason").to_pylist() == ["malformed_xml"]
+    assert (summary.added, summary.unchanged, summary.failed) == (1, 0, 2)
+    # the broken file, and the sample code the act registry does not know (stored, and reported)
+    assert lake.read("ingest_errors", "docs").column("reason").to_pylist() == ["malformed_xml", "unknown_act"]
 
 
 def test_a_second_refresh_of_unchanged_files_changes_nothing(tmp_path: Path, folder: Path) -> None:
@@ -61,10 +62,12 @@ def test_the_inbox_is_always_a_source_after_the_configured_ones(tmp_path: Path) 
     ("sources:\n  - path: x\n", "non-empty 'name'"),
     ("sources:\n  - name: a\n    path: x\n    url: http://h/i\n", "exactly one of"),
     ("sources:\n  - name: a\n    url: ftp://h/i\n", "http(s) URL"),
+    ("sources:\n  - name: a\n    path: x\n    follow_links: yes please\n", "'follow_links' must be true or false"),
+    ("sources:\n  - name: a\n    path: x\n    follow_link: true\n", "unknown key 'follow_link'"),
 ])
-def test_a_bad_source_entry_names_the_file_and_the_entry(tmp_path: Path, text: str, message: str) -> None:
+def test_a_bad_source_entry_names_the_file_its_line_and_the_entry(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "sources.yaml").write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"sources\.yaml: sources\[0\]") as exc:
+    with pytest.raises(ValueError, match=r"sources\.yaml:2: sources\[0\]") as exc:
         sources_for(tmp_path / "sources.yaml", tmp_path / "inbox")
     assert message in str(exc.value)
 

@@ -28,9 +28,14 @@ def event_names(world: World, benchmark: str) -> list[tuple[str, str]]:
 
 
 def verify(world: World, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
-    from etalons.seal import signing_key, verify_signatures
+    from etalons.keys import SigningKeyError, signing_key
+    from etalons.signatures import verify_signatures
 
-    return verify_signatures(rows, signing_key(world.home.root))
+    try:
+        key = signing_key(world.home.root, world.home.lake, create=False)
+    except SigningKeyError as exc:
+        return [], [(r, str(exc)) for r in rows]
+    return verify_signatures(rows, key)
 
 
 class SignaturesStage:
@@ -43,11 +48,9 @@ class SignaturesStage:
         return (partition,)
 
     def partition_digest(self, world: World, partition: str) -> str | None:
-        names = event_names(world, partition)
         entry = world.index.get(self.name, partition)
-        touch = entry.meta.get("touch") if entry is not None else None
-        corpus = world.corpus.touch_hash(touch) if touch else None
-        return digest(VERSION, sorted(names), corpus)
+        units = entry.meta.get("units") if entry is not None else None
+        return _digest(world, partition, [tuple(u) for u in units or ()])
 
     def fresh(self, world: World, partition: str, digest_now: str | None) -> bool:
         entry = world.index.get(self.name, partition)
@@ -66,53 +69,53 @@ class SignaturesStage:
             refused = [SignatureRejectionRow(benchmark=partition, code=str(r.get("code")), version=r.get("version"),
                                              signed_by=r.get("signed_by"), event_id=str(r.get("event_id")),
                                              reason=why) for r, why in rejected]
-            changes, touch = amendments(world, partition, valid)
+            changes, units = amendments(world, partition, valid)
             world.lake.write("signature_ledger", (partition,), sorted(ledger, key=lambda r: (r.code, r.signed_at)))
             world.lake.write("signature_rejections", (partition,), refused)
             world.lake.write("corpus_changes", (partition,), changes)
-            out = digest([r.__dict__ for r in ledger], [c.__dict__ for c in changes])
-            keys = sorted(set(touch))
-            in_digest = digest(VERSION, sorted(event_names(world, partition)),
-                               world.corpus.touch_hash(keys) if keys else None)
-            entry = Entry(self.name, partition, in_digest, out, computed_at=world.at, rows=len(ledger),
-                          errors=len(refused), meta={"touch": keys, "rejected": len(refused), "changes": len(changes)})
+            out = digest([r.__dict__ for r in ledger], [c.__dict__ for c in changes], [r.__dict__ for r in refused])
+            entry = Entry(self.name, partition, _digest(world, partition, units), out, computed_at=world.at,
+                          rows=len(ledger), errors=len(refused),
+                          meta={"units": [list(u) for u in units], "rejected": len(refused), "changes": len(changes)})
             old = world.index.get(self.name, partition)
             world.index.put([entry])
         return Result(self.name, partition, entry, ran=True,
                       output_changed=old is None or old.output_digest != entry.output_digest)
 
 
-def amendments(world: World, benchmark: str, signatures: list[dict[str, Any]]) -> tuple[list[CorpusChangeRow], list[str]]:
-    """Units a signed version cites whose current text differs from the text it was signed on."""
-    from evaluation.engine.corpus_view import citation_deps
+def _digest(world: World, benchmark: str, units: list[tuple[str, str]]) -> str:
+    """The signature events of the benchmark, and the current text of every unit a signature vouched for."""
+    corpus = world.corpus
+    texts = [(d, p, digest(corpus.text(d, p), corpus.unit_status(d, p))) for d, p in sorted(set(units))]
+    return digest(VERSION, sorted(event_names(world, benchmark)), texts)
 
+
+def amendments(world: World, benchmark: str, signatures: list[dict[str, Any]]
+               ) -> tuple[list[CorpusChangeRow], list[tuple[str, str]]]:
+    """Units the latest signature of a version vouched for whose current text differs from the signed one, and
+    every unit the signatures vouched for (what the next plan compares)."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
     for s in sorted(signatures, key=lambda s: s["signed_at"]):
         latest[(s["code"], s["version"])] = s
     corpus = world.corpus
     changes: list[CorpusChangeRow] = []
-    touch: list[str] = []
+    units: list[tuple[str, str]] = []
     for (code, version), s in sorted(latest.items()):
         for source in json.loads(s.get("sources") or "[]"):
-            touch.extend(citation_deps([source]))
-            old_text = source.get("text")
-            if source.get("doc_id") is None or old_text is None:
+            doc_id, path, old_text = source.get("doc_id"), source.get("unit_path"), source.get("text")
+            if not doc_id or path is None or old_text is None:
                 continue
-            new_text = corpus.text(source["doc_id"], source.get("path"))
-            status = _unit_status(corpus, source["doc_id"], source.get("path"))
-            change = "gone" if new_text is None else "repealed" if status == "repealed" and source.get("status") != "repealed" \
-                else "changed" if new_text != old_text else None
+            units.append((doc_id, path))
+            new_text = corpus.text(doc_id, path)
+            status = corpus.unit_status(doc_id, path)
+            change = ("gone" if new_text is None else "repealed" if status == "repealed"
+                      else "changed" if new_text != old_text else None)
             if change:
                 changes.append(CorpusChangeRow(benchmark=benchmark, code=code, version=version,
-                                               citation=source.get("citation") or "", doc_id=source["doc_id"],
-                                               unit_path=source.get("path"), old_text=old_text, new_text=new_text,
+                                               citation=source.get("citation") or source.get("cited") or "",
+                                               doc_id=doc_id, unit_path=path, old_text=old_text, new_text=new_text,
                                                change=change, signed_by=s["signed_by"], signed_at=s["signed_at"]))
-    return changes, touch
-
-
-def _unit_status(corpus: Any, doc_id: str, path: str | None) -> str | None:
-    status: str | None = corpus.unit_status(doc_id, path)
-    return status
+    return changes, units
 
 
 STAGE = SignaturesStage()
