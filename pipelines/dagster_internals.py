@@ -25,6 +25,7 @@ from dagster._core.events import (
 from dagster._core.events.log import EventLogEntry
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 from dagster._core.storage.sqlalchemy_compat import db_result
+from dagster._core.storage.sqlite import SQLITE_BUSY_TIMEOUT_SECONDS
 from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
 from dagster._serdes import ConfigurableClassData
 
@@ -37,6 +38,7 @@ __all__ = [
     "DATA_VERSION_TAG",
     "DEFER_TAG",
     "NULL_EVENT_POINTER",
+    "SQLITE_BUSY_TIMEOUT_SECONDS",
     "ConfigurableClassData",
     "DagsterEvent",
     "DagsterEventBatchMetadata",

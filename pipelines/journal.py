@@ -10,6 +10,7 @@ import fcntl
 import os
 import sys
 import time
+from typing import Any
 
 from dagster import AssetKey, DagsterInstance
 
@@ -26,20 +27,26 @@ def flush(instance: DagsterInstance, home: Home) -> int:
     from pipelines.definitions import defs
 
     graph = defs.resolve_asset_graph()
-    done = 0
-    for path, entry in pending(home):
+    entries = list(pending(home))
+    # Twenty acts on one partition are one change to record: the last version of each input and asset partition.
+    observations: dict[tuple[str, str], str] = {}
+    events: dict[tuple[str, str], dict[str, Any]] = {}
+    for _, entry in entries:
         for item in entry.get("observations", []):
-            observe(instance, AssetKey(item["input"]), {item["partition"]: item["data_version"]})
+            observations[(item["input"], item["partition"])] = item["data_version"]
         for item in entry.get("events", []):
             stage = item["stage"]
-            names = LEADERBOARD if stage == "leaderboard" else STAGE_ASSETS.get(stage, ())
-            for name in names:
-                key = AssetKey(name)
-                version = item.get("data_version") or _latest(instance, key, item["partition"])
-                runless(instance, graph, key, [Record(item["partition"], version, item.get("metadata") or {})])
+            for name in LEADERBOARD if stage == "leaderboard" else STAGE_ASSETS.get(stage, ()):
+                events[(name, item["partition"])] = item
+    for (name, partition), version in observations.items():
+        observe(instance, AssetKey(name), {partition: version})
+    for (name, partition), item in events.items():
+        key = AssetKey(name)
+        version = item.get("data_version") or _latest(instance, key, partition)
+        runless(instance, graph, key, [Record(partition, version, item.get("metadata") or {})])
+    for path, _ in entries:
         path.unlink(missing_ok=True)
-        done += 1
-    return done
+    return len(entries)
 
 
 def _latest(instance: DagsterInstance, key: AssetKey, partition: str) -> str:

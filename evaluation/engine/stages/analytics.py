@@ -31,7 +31,8 @@ def shards_of(world: World, benchmark: str) -> list[Shard]:
     return [s for s in world.stored_shards() if s.benchmark == benchmark]
 
 
-def benchmark_frames(world: World, benchmark: str, systems: Iterable[str] | None = None) -> dict[str, pl.DataFrame]:
+def benchmark_frames(world: World, benchmark: str, systems: Iterable[str] | None = None,
+                     scores_only: bool = False) -> dict[str, pl.DataFrame]:
     """The current scores (with `indicative`), judgments and decisions of a benchmark, as polars frames."""
 
     configured = {s.id for s in world.systems.systems}
@@ -47,8 +48,11 @@ def benchmark_frames(world: World, benchmark: str, systems: Iterable[str] | None
                 if (r["code"], r["version"]) in current:
                     r["indicative"] = (r["code"], r["version"]) not in signed
                     scores.append(r)
-            judgments.extend(j for j in world.lake.read("judgments", *key).to_pylist()
-                             if (j["code"], j["version"]) in current)
+            if not scores_only:
+                judgments.extend(j for j in world.lake.read("judgments", *key).to_pylist()
+                                 if (j["code"], j["version"]) in current)
+    if scores_only:
+        return {"scores": _frame(scores, "scores")}
     decisions = _decisions(world, benchmark)
     return {"scores": _frame(scores, "scores"), "judgments": _frame(judgments, "judgments"),
             "decisions": decisions}
@@ -166,8 +170,10 @@ def refresh_leaderboard_rows(world: World, benchmark: str, system: str) -> None:
 
     from evaluation import analytics
 
-    frames = benchmark_frames(world, benchmark, systems=[system])
+    frames = benchmark_frames(world, benchmark, systems=[system], scores_only=True)
     scores = frames["scores"]
+    if not scores.height and not world.lake.stat("leaderboard", benchmark):
+        return   # nothing scored and no board yet: the first update builds it
     for name, include in (("leaderboard", False), ("leaderboard_indicative", True)):
         with world.locks.hold(f"analytics:{benchmark}"):
             fresh = analytics.leaderboard(scores, include_indicative=include) if scores.height else None
