@@ -200,14 +200,15 @@ def sample_decisions(path: Path) -> Iterator[dict[str, Any]]:
     yield from (i for i in items or [] if isinstance(i, dict))
 
 
-def apply_sample_decisions(lake: Lake, path: Path, etalons_dir: Path) -> tuple[int, list[str]]:
+def apply_sample_decisions(home: Home, path: Path) -> tuple[int, list[str]]:
     """Record the sample reviewer's decisions once (ids are derived from the content, so reruns add nothing).
 
     Decisions name the etalon version of the files, so they are in place before the cells are scored."""
-    from etalons.loader import load_benchmarks
     from warehouse.tables import DecisionRow
 
-    loaded = {e.code: e for e in load_benchmarks(etalons_dir).etalons}
+    world = _world(home)
+    lake = world.lake
+    loaded = {e.code: e for e in world.loaded.etalons}
     added, problems = 0, []
     for item in sample_decisions(path):
         etalon = loaded.get(str(item.get("code")))

@@ -38,7 +38,7 @@ def run_demo(root: Path | None, echo: Callable[[str], None]) -> RunLog:
         summary = import_answers(home, answers, answers.stem)
         problems = f", {len(summary.errors)} problem(s)" if summary.errors else ""
         echo(f"imported {summary.imported} answer(s) of {answers.stem}{problems}")
-    added, skipped = apply_sample_decisions(lake, SAMPLE_DECISIONS, home.etalons_dir) \
+    added, skipped = apply_sample_decisions(home, SAMPLE_DECISIONS) \
         if SAMPLE_DECISIONS.exists() else (0, [])
     for problem in skipped:
         echo(f"sample decision skipped: {problem}")

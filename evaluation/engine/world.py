@@ -96,9 +96,14 @@ class World:
     # -- the etalon files (read by the etalons stage and the input observer only) ------------------------
     @cached_property
     def loaded(self) -> Any:
-        """Every benchmark and etalon file, loaded; files seen before are validated from their stored content."""
+        """Every benchmark and etalon file, loaded; files seen before are validated from their stored content,
+        and a folder unchanged since this process last loaded it (names, sizes, times) is not read again."""
         from etalons.loader import load_benchmarks
 
+        listing = _listing(self.home.etalons_dir)
+        cached = _LOADED.get(str(self.home.etalons_dir))
+        if cached is not None and cached[0] == listing:
+            return cached[1]
         memo_path = self.home.root / "state" / "etalon_files.json"
         memo = _read_memo(memo_path)
         before = dict(memo)
@@ -107,6 +112,7 @@ class World:
                 if any(k.startswith(f"{e.file_hash}|{e.file}|") for e in result.etalons)}
         if used != before:
             _write_memo(memo_path, used)
+        _LOADED[str(self.home.etalons_dir)] = (listing, result)
         return result
 
     def file_shards(self) -> list[Shard]:
@@ -213,6 +219,26 @@ class World:
 
     def forget_events(self) -> None:
         self.__dict__.pop("_event_codes", None)
+
+
+_LOADED: dict[str, tuple[tuple[Any, ...], Any]] = {}
+
+
+def _listing(root: Any) -> tuple[Any, ...]:
+    """What a load of the etalons folder depends on: every benchmark folder's files, sizes and times."""
+    import os
+
+    out: list[Any] = []
+    try:
+        folders = [e for e in os.scandir(root) if e.is_dir() and not e.name.startswith((".", "_"))]
+    except (FileNotFoundError, NotADirectoryError):
+        return ()
+    for folder in sorted(folders, key=lambda e: e.name):
+        for entry in sorted(os.scandir(folder.path), key=lambda e: e.name):
+            if entry.name.endswith(".yaml"):
+                st = entry.stat()
+                out.append((folder.name, entry.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 def _read_memo(path: Any) -> dict[str, Any]:
