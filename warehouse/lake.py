@@ -314,6 +314,8 @@ class Lake:
             return _empty(table)
         fs = self._remote.fs if self._remote is not None else None
         if len(files) == 1:
+            if fs is None:   # pq.read_table would build a dataset (and import its module): a quarter second
+                return conform(table, pq.ParquetFile(files[0]).read(use_threads=False))
             return conform(table, pq.read_table(files[0], filesystem=fs))
         # Every partition is written conformed to the declared schema, plus the same extra columns.
         shapes = [pq.read_schema(files[0], filesystem=fs), pq.read_schema(files[-1], filesystem=fs)]
