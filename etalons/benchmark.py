@@ -18,6 +18,14 @@ from etalons.model import Methodology
 CANARY_PATTERN = r"^[0-9a-f]{32}$"
 
 
+class ReviewSettings(BaseModel):
+    """How humans review this benchmark: `reviewers` independent lawyers per item (2: blind double review)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reviewers: int = Field(default=1, ge=1, le=5, description="Independent lawyers needed per review item")
+
+
 class BenchmarkConfig(BaseModel):
     """What `benchmark.yaml` may hold; weights and thresholds stay raw, the methodology reads them."""
 
@@ -31,6 +39,7 @@ class BenchmarkConfig(BaseModel):
     description: str | None = None
     weights: dict[str, Any] = Field(default_factory=dict, description="Optional; else the methodology's")
     thresholds: dict[str, Any] = Field(default_factory=dict, description="Optional; else the methodology's")
+    review: ReviewSettings = Field(default_factory=ReviewSettings, description="Optional; one reviewer")
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,7 @@ class Benchmark:
     path: Path
     weights: dict[str, Any] = field(default_factory=dict)
     thresholds: dict[str, Any] = field(default_factory=dict)
+    reviewers: int = 1
 
     @classmethod
     def from_config(cls, folder: Path, config: BenchmarkConfig) -> Benchmark:
@@ -55,6 +65,7 @@ class Benchmark:
             path=folder,
             weights=dict(config.weights),
             thresholds=dict(config.thresholds),
+            reviewers=config.review.reviewers,
         )
 
 

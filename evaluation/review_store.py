@@ -25,14 +25,15 @@ def record_decision(lake: Lake, decision: Decision) -> str:
     return lake.append_event("decisions", row, event_id=decision.decision_id)
 
 
-def record_undo(lake: Lake, decision_id: str, by: str, at: str) -> None:
-    lake.append_event("revocations", {"decision_id": decision_id, "revoked_by": by, "revoked_at": at},
-                      event_id=f"undo-{decision_id}")
+def record_undo(lake: Lake, decision_id: str, by: str, at: str, via: str | None = None) -> None:
+    lake.append_event("revocations", {"decision_id": decision_id, "revoked_by": by, "revoked_at": at,
+                                      "via": via}, event_id=f"undo-{decision_id}")
 
 
-def record_approval(lake: Lake, system: str, code: str, version: str, attempt: int, by: str, at: str) -> None:
+def record_approval(lake: Lake, system: str, code: str, version: str, attempt: int, by: str, at: str,
+                    via: str | None = None) -> None:
     lake.append_event("approvals", {"system": system, "code": code, "version": version, "attempt": attempt,
-                                    "approved_by": by, "approved_at": at})
+                                    "approved_by": by, "approved_at": at, "via": via})
 
 
 def all_decisions(lake: Lake) -> list[Decision]:
@@ -46,6 +47,7 @@ def all_decisions(lake: Lake) -> list[Decision]:
             attempt=int(row["attempt"]), target=row["target"], decision=row["decision"],
             decided_by=row["decided_by"], decided_at=row["decided_at"], note=row.get("note"),
             revoked_at=u.get("revoked_at"), revoked_by=u.get("revoked_by"),
+            kind=row.get("kind") or "decision", via=row.get("via"),
         ))
     return sorted(out, key=lambda d: (d.decided_at, d.decision_id))
 

@@ -62,6 +62,12 @@ def _signed(ctx: RunContext, row: dict[str, Any]) -> bool:
     return any(s["code"] == row["code"] and s["version"] == row["version"] for s in sigs)
 
 
+def _reviewers(ctx: RunContext, benchmark: str) -> int:
+    """Independent lawyers the benchmark asks per review item (`review: {reviewers: N}`; 1 by default)."""
+    rows = ctx.memo("benchmark_rows", lambda: {r["id"]: r for r in ctx.lake.read_all("benchmarks").to_pylist()})
+    return int(rows.get(benchmark, {}).get("reviewers") or 1)
+
+
 def score_cell(ctx: RunContext, code: str, system_id: str) -> str:
     stored = stored_etalon(ctx, code)
     if stored is None:
@@ -91,6 +97,7 @@ def score_cell(ctx: RunContext, code: str, system_id: str) -> str:
             judgments=[j for j in judgments if j.attempt == answer.attempt and j.version == row["version"]],
             decisions=decisions, config=config, judge_configured=ctx.judge is not None, signed=signed,
             approved_by=approver, candidates=_candidates(ctx, code, system_id, answer.attempt),
+            reviewers=_reviewers(ctx, row["benchmark"]),
         )
         s = scored.score
         scores.append({

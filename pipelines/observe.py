@@ -114,7 +114,7 @@ def store_benchmarks(lake: Lake, result: LoadResult) -> None:
     for bench in result.benchmarks:
         row = {"id": bench.id, "name": bench.name, "methodology": bench.methodology, "canary": bench.canary,
                "weights": json.dumps(bench.weights), "thresholds": json.dumps(bench.thresholds),
-               "path": str(bench.path)}
+               "path": str(bench.path), "reviewers": bench.reviewers}
         if lake.read("benchmarks", bench.id).to_pylist() != [row]:
             lake.write("benchmarks", (bench.id,), [row])
 

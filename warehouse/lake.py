@@ -119,7 +119,8 @@ class Lake:
                     self._remote.put(target_key, schema.empty_table())
                 continue
             target = self.table_dir(table) / _SCHEMA_FILE
-            if not target.exists():
+            # Rewritten when a column was declared since: the views name it even before any row has it.
+            if not target.exists() or not pq.read_schema(target).equals(schema.schema, check_metadata=False):
                 write_atomic(target, schema.empty_table())
 
     # -- reading -------------------------------------------------------------------------------------
