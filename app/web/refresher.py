@@ -1,0 +1,103 @@
+"""Re-scoring after a lawyer's action, off the request: pages never wait for it longer than a moment.
+
+Each action asks for one refresh (`app.actions.refresh`). Requests that arrive while one runs are folded
+into a single next run, so ten quick decisions cost at most two refreshes. An action's response waits up to
+`WAIT_S` for it: with the engine's fast path (a cell re-scored in well under a second) the page a lawyer
+lands on is already current; with a slower refresh it shows that re-scoring is under way and updates itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from warehouse.home import Home
+
+log = logging.getLogger("etalon.web")
+WAIT_S = 1.5
+
+
+class Refresher:
+    def __init__(self, home: Home, after: Callable[[], None], run: Callable[[Home], object] | None = None) -> None:
+        self.home = home
+        self._after = after
+        self._run = run
+        self._wanted = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.requested = 0
+        self.completed = 0
+        self.last_error: str | None = None
+        self.last_seconds: float | None = None
+        self._thread = threading.Thread(target=self._loop, name="etalon-refresh", daemon=True)
+        self._thread.start()
+
+    @property
+    def pending(self) -> bool:
+        return self._wanted.is_set() or not self._idle.is_set()
+
+    def request(self) -> int:
+        """Ask for a refresh; returns a ticket that `wait` can wait for."""
+        with self._lock:
+            self.requested += 1
+            ticket = self.requested
+            self._idle.clear()
+            self._wanted.set()
+        return ticket
+
+    def wait(self, ticket: int, timeout: float = WAIT_S) -> bool:
+        """Whether a refresh that started after `ticket` was requested has finished within `timeout`."""
+        deadline = time.monotonic() + timeout
+        while self.completed < ticket:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self._idle.wait(min(left, 0.05))
+            if self._idle.is_set() and self.completed < ticket and not self._wanted.is_set():
+                return False
+        return True
+
+    def stop(self, timeout: float = 120.0) -> None:
+        """Let a running refresh finish (it writes the warehouse), then end the thread."""
+        self._stop.set()
+        self._wanted.set()
+        self._thread.join(timeout)
+
+    def _loop(self) -> None:
+        while True:
+            self._wanted.wait()
+            if self._stop.is_set():
+                return
+            with self._lock:
+                self._wanted.clear()
+                ticket = self.requested
+            started = time.perf_counter()
+            try:
+                self._refresh()
+                self.last_error = None
+            except Exception as exc:  # the next action retries; the page says what went wrong
+                log.exception("refresh failed")
+                self.last_error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            self.last_seconds = time.perf_counter() - started
+            try:
+                self._after()
+            except Exception:
+                log.exception("snapshot reload after refresh failed")
+            self.completed = ticket
+            with self._lock:
+                if not self._wanted.is_set():
+                    self._idle.set()
+            if self._stop.is_set():
+                return
+
+    def _refresh(self) -> None:
+        if self._run is not None:
+            self._run(self.home)
+            return
+        from app import actions
+
+        actions.refresh(self.home)
