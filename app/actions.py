@@ -44,11 +44,13 @@ def corpus_index(lake: Lake) -> tuple[Any, Any, Any]:
 CLI = "cli --by"   # `via` of an action whose name a script gave on the command line, unchecked
 
 
-def sign(home: Home, code: str, by: str, *, via: str = CLI, roles: Iterable[str] | None = None) -> str:
+def sign(home: Home, code: str, by: str, *, via: str = CLI, roles: Iterable[str] | None = None,
+         lookup: Any = None) -> str:
     """Sign the current version of an etalon; refused, naming each unresolved source, as `etalon sign` is.
 
     `roles` (the signed-in user's) adds the rule of who signs: the lawyer who wrote the etalon, or a
-    reviewer who checked it; without them (a script's `--by`) the name is taken as given.
+    reviewer who checked it; without them (a script's `--by`) the name is taken as given. `lookup`: a
+    corpus lookup the caller already holds (built from the corpus tables otherwise).
     """
     from etalons.loader import load_benchmarks
     from etalons.signing import SigningRefused
@@ -67,7 +69,7 @@ def sign(home: Home, code: str, by: str, *, via: str = CLI, roles: Iterable[str]
         if not held & {"reviewer", "admin"} and not ("author" in held and _same(author, by)):
             raise Refused(f"{code}: {by} may not sign it: an etalon is signed by the lawyer who wrote it "
                           f"({author or 'no author named'}) or by a reviewer who checked it")
-    checks = verify_sources(loaded, corpus_lookup(lake))
+    checks = verify_sources(loaded, lookup if lookup is not None else corpus_lookup(lake))
     try:
         signature = sign_etalon(loaded, checks, by, now())
     except SigningRefused as exc:

@@ -269,8 +269,9 @@ def _approval_refusal(bench: Workbench, view: item.CellView, me: security.Identi
     return approval_refusal(author, me.user.name, pool, roles=me.user.roles, signer=signer)
 
 
-async def _act(request: Request, work: Callable[[], str], back: str, refresh: bool = True) -> Response:
-    """Run an action off the event loop; flash its outcome or its refusal; refresh; reload the events."""
+async def _act(request: Request, work: Callable[[], str], back: str, refresh: bool = True,
+               tables: tuple[str, ...] = ("decisions",)) -> Response:
+    """Run an action off the event loop; flash its outcome or its refusal; reload what it wrote; refresh."""
     bench = _bench(request)
     try:
         message = await asyncio.to_thread(work)
@@ -278,7 +279,8 @@ async def _act(request: Request, work: Callable[[], str], back: str, refresh: bo
         _flash(request, "error", str(exc))
         return _back(back)
     _flash(request, "ok", message)
-    await asyncio.to_thread(bench.snap.load_events)
+    if tables:
+        await asyncio.to_thread(bench.snap.load_events, tables)
     if refresh:
         ticket = bench.refresher.request()
         await asyncio.to_thread(bench.refresher.wait, ticket)
@@ -341,7 +343,7 @@ async def approve(request: Request) -> Response:
     def work() -> str:
         n = actions.approve(bench.home, system, code, me.user.name, via=me.via, roles=me.user.roles)
         return f"Approved {n} answer(s) of {system} on {code}."
-    return await _act(request, work, back)
+    return await _act(request, work, back, tables=("approvals",))
 
 
 # -- etalons -----------------------------------------------------------------------------------------------
@@ -396,9 +398,10 @@ async def sign(request: Request) -> Response:
     code = request.path_params["code"]
 
     def work() -> str:
-        version = actions.sign(bench.home, code, me.user.name, via=me.via, roles=me.user.roles)
+        version = actions.sign(bench.home, code, me.user.name, via=me.via, roles=me.user.roles,
+                               lookup=bench.corpus_ready().lookup)
         return f"Signed {code} version {version} as {me.user.name}."
-    return await _act(request, work, f"/etalons/{code}")
+    return await _act(request, work, f"/etalons/{code}", tables=("signatures", "etalons", "history"))
 
 
 async def edit_page(request: Request) -> Response:
@@ -499,7 +502,7 @@ async def save(request: Request) -> Response:
     def work() -> str:
         actions.write_etalon(path, fields["text"], base_hash=fields["base_hash"] or None)
         return f"Saved {path.name}: " + "; ".join(result.plan)
-    return await _act(request, work, f"/etalons/{code}")
+    return await _act(request, work, f"/etalons/{code}", tables=())
 
 
 # -- results -----------------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ lands on is already current; with a slower refresh it shows that re-scoring is u
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +20,10 @@ from warehouse.home import Home
 
 log = logging.getLogger("etalon.web")
 WAIT_S = 1.5
+# Where `app.actions.refresh` runs: "subprocess" (default while it is a whole `etalon update`: the Dagster run
+# then never competes with the pages for the interpreter) or "inprocess" (right for the engine's fast path,
+# whose work is far below a process start).
+MODE_ENV = "ETALON_WEB_REFRESH"
 
 
 class Refresher:
@@ -50,7 +57,12 @@ class Refresher:
         return ticket
 
     def wait(self, ticket: int, timeout: float = WAIT_S) -> bool:
-        """Whether a refresh that started after `ticket` was requested has finished within `timeout`."""
+        """Whether a refresh that started after `ticket` was requested has finished within `timeout`.
+
+        Returns at once when the last refresh took longer than the timeout: waiting would only delay the page.
+        """
+        if self.last_seconds is not None and self.last_seconds > timeout and self.completed < ticket:
+            return False
         deadline = time.monotonic() + timeout
         while self.completed < ticket:
             left = deadline - time.monotonic()
@@ -98,6 +110,15 @@ class Refresher:
         if self._run is not None:
             self._run(self.home)
             return
-        from app import actions
+        if os.environ.get(MODE_ENV, "subprocess") == "inprocess":
+            from app import actions
 
-        actions.refresh(self.home)
+            actions.refresh(self.home)
+            return
+        code = ("import sys; from app.actions import refresh; from warehouse.home import resolve_home; "
+                "refresh(resolve_home(sys.argv[1]))")
+        done = subprocess.run([sys.executable, "-c", code, str(self.home.root)], capture_output=True, text=True,
+                              env={**os.environ, "ETALON_HOME": str(self.home.root)}, check=False)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise RuntimeError(f"refresh exited with status {done.returncode}: {last}")

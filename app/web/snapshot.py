@@ -126,9 +126,10 @@ class Snapshot:
             self.loaded_at = time.time()
             self.generation += 1
 
-    def load_events(self) -> None:
-        """The human events only: what the workbench's own actions just wrote."""
-        self.load(list(EVENTS))
+    def load_events(self, tables: Sequence[str] = ("decisions",)) -> None:
+        """The human events an action just wrote, and what the views derive from them at query time (an
+        etalon's status follows its signatures): only those tables, so the page shows the action at once."""
+        self.load(list(tables))
 
     def _catalog(self) -> Path:
         catalog = self.home.catalog
