@@ -541,7 +541,8 @@ async def system_page(request: Request) -> Response:
 async def status(request: Request) -> Response:
     bench = _bench(request)
     return JSONResponse({"refreshing": bench.refresher.pending, "completed": bench.refresher.completed,
-                         "error": bench.refresher.last_error, "snapshot": bench.snap.generation})
+                         "error": bench.refresher.last_error, "snapshot": bench.snap.generation,
+                         "snapshot_seconds": bench.snap.load_seconds})
 
 
 # -- the application ---------------------------------------------------------------------------------------

@@ -254,7 +254,7 @@ def test_a_decision_reaches_the_item_the_queue_and_the_leaderboard_once_rescored
     total_before = int(page.locator("[data-testid=total]").inner_text())
     page.goto(server.url + "/results")
     board = page.locator("[data-testid=leaderboard] tr", has_text="demo-medium").inner_text()
-    item = _queue_row(page, server, "RO-LOC-01", "demo-medium")
+    item = _queue_row(page, server, "RO-MUN-01", "demo-medium")     # a signed etalon: it counts on the board
     _open_item(page, server, item)
     assert "needs_input" in page.locator("[data-testid=score]").inner_text()
     _press(page, "y")
