@@ -54,9 +54,25 @@ class Workbench:
         self.env.filters["q"] = lambda params: urlencode(params)
         self.env.filters["json"] = lambda v: json.loads(v) if isinstance(v, str) and v else (v or [])
         self.env.filters["short"] = lambda v: (str(v)[:19].replace("T", " ") if v else "")
+        self.env.globals["rule"] = self.rule
 
     def _after_refresh(self) -> None:
         self.snap.load()
+
+    def rule(self, benchmark: str, methodology: str, row: dict[str, Any]) -> str:
+        """The rule that decided the verdict of a score row, with the benchmark's own thresholds."""
+        from evaluation.methodologies.config import config_for
+
+        found = self.snap.one("SELECT thresholds FROM benchmarks WHERE id = ?", [benchmark]) \
+            if self.snap.has_column("benchmarks", "thresholds") else None
+        try:
+            thresholds = json.loads(found["thresholds"]) if found and found.get("thresholds") else {}
+            config = config_for(methodology, {"thresholds": thresholds} if thresholds else None)
+        except ValueError:
+            config = config_for(methodology, None)
+        notes = json.loads(row["notes"]) if isinstance(row.get("notes"), str) and row.get("notes") else []
+        return render.verdict_rule(row.get("verdict"), row.get("score"), notes, config.thresholds.negative_below,
+                                   config.thresholds.positive_at)
 
     def judge_configured(self) -> bool:
         from evaluation.systems import load_systems
@@ -524,7 +540,7 @@ async def system_page(request: Request) -> Response:
         page = 1
     board = bench.snap.rows("SELECT * FROM leaderboard WHERE system = ? ORDER BY benchmark", [system])
     total = bench.snap.value("SELECT count(*) FROM scores WHERE system = ? AND is_current", [system]) or 0
-    cells = bench.snap.rows(f"SELECT code, version, attempt, benchmark, score, verdict, status, indicative, components, "
+    cells = bench.snap.rows(f"SELECT code, version, attempt, benchmark, methodology, score, verdict, status, indicative, components, notes, "
                             f"scored_at FROM scores WHERE system = ? AND is_current ORDER BY code, attempt "
                             f"LIMIT {queue.PAGE} OFFSET {(page - 1) * queue.PAGE}", [system])
     changed = bench.snap.rows("""

@@ -100,3 +100,22 @@ def excerpt(text: str, line: int, around: int = 3) -> list[tuple[int, str, bool]
     lines = text.splitlines()
     first, last = max(1, line - around), min(len(lines), line + around)
     return [(n, lines[n - 1], n == line) for n in range(first, last + 1)]
+
+
+_DECIDING = ("negative:", "not positive:", "confirmed gross error", "confirmed refusal")
+
+
+def verdict_rule(verdict: str | None, score: float | None, notes: Sequence[str], negative_below: float,
+                 positive_at: float) -> str:
+    """In words, the rule that decided a verdict: the methodology's own deciding note when one applied
+    (a confirmed error, a missing mandatory source, a gross error, a refusal), else the score band."""
+    deciding = [n for n in notes if n.startswith(_DECIDING)]
+    if deciding:
+        return deciding[0]
+    if verdict is None or score is None:
+        return "no verdict: the answer could not be scored"
+    if verdict == "negative":
+        return f"negative: score {score:g} below {negative_below:g}"
+    if verdict == "positive":
+        return f"positive: score {score:g} at least {positive_at:g}, no mandatory source missing"
+    return f"partial: score {score:g} between {negative_below:g} and {positive_at:g}"

@@ -39,6 +39,7 @@ TABLES: dict[str, str] = {
     "judgments": "SELECT * EXCLUDE (raw) FROM eval.judgments",
     "candidates": "SELECT * FROM raw.candidates",
     "approvals": "SELECT * FROM raw.approvals",
+    "benchmarks": "SELECT * FROM raw.benchmarks",
 }
 EVENTS: dict[str, str] = {
     "decisions": "SELECT * FROM eval.decisions",

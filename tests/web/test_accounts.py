@@ -122,3 +122,34 @@ def test_actions_during_a_refresh_are_folded_into_one_more_refresh(tmp_path: Pat
     assert refresher.wait(first, timeout=10) and refresher.wait(tickets[-1], timeout=10)
     refresher.stop()
     assert len(runs) == 2
+
+
+@pytest.mark.parametrize(
+    ("verdict", "score", "notes", "rule"),
+    [
+        ("positive", 80.0, [], "positive: score 80 at least 75, no mandatory source missing"),
+        ("partial", 80.0, ["not positive: mandatory source(s) missing: art. 77"],
+         "not positive: mandatory source(s) missing: art. 77"),
+        ("partial", 65.0, [], "partial: score 65 between 60 and 75"),
+        ("negative", 90.0, ["issue: yes", "negative: confirmed critical:1"], "negative: confirmed critical:1"),
+        ("negative", 30.0, [], "negative: score 30 below 60"),
+        (None, None, [], "no verdict: the answer could not be scored"),
+    ],
+)
+def test_the_rule_that_decided_a_verdict_is_named(
+    verdict: str | None, score: float | None, notes: list[str], rule: str
+) -> None:
+    from app.web.render import verdict_rule
+
+    assert verdict_rule(verdict, score, notes, 60, 75) == rule
+
+
+def test_a_judge_quote_is_found_in_the_answer_across_spacing_and_quote_marks() -> None:
+    from app.web.render import highlight, quote_spans
+
+    answer = "Nu.  Penalitățile\nnu pot depăși „suma restantă” — art. 77."
+    spans = quote_spans(answer, ['Penalitățile nu pot depăși "suma restantă" - art. 77', "nowhere in it"])
+    assert spans[1] is None and spans[0] is not None
+    start, end, _ = spans[0]
+    assert answer[start:end] == "Penalitățile\nnu pot depăși „suma restantă” — art. 77"
+    assert "".join(s.text for s in highlight(answer, ["nu pot"])) == answer
