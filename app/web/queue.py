@@ -75,20 +75,20 @@ def _build(cur: duckdb.DuckDBPyConnection, viewer: str) -> None:
     """The whole queue with, per item, whether the viewer reviewed it since its last disagreement."""
     cur.execute(f"""
         CREATE OR REPLACE TEMP TABLE q AS
-        WITH disputes AS (
+        WITH mine AS (
             SELECT system, code, version, attempt, target, max(decided_at) AS at FROM decisions
-            WHERE kind = 'disagreement' AND revoked_at IS NULL GROUP BY ALL),
-        mine AS (
-            SELECT DISTINCT d.system, d.code, d.version, d.attempt, d.target FROM decisions d
-            LEFT JOIN disputes x USING (system, code, version, attempt, target)
-            WHERE d.revoked_at IS NULL AND d.kind <> 'disagreement'
-              AND lower(trim(d.decided_by)) = lower(trim(?)) AND d.decided_at > coalesce(x.at, ''))
+            WHERE decided_by = ? AND revoked_at IS NULL AND kind <> 'disagreement' GROUP BY ALL),
+        reviewed AS (
+            SELECT m.* FROM mine m WHERE NOT EXISTS (
+                SELECT 1 FROM decisions x WHERE x.system = m.system AND x.code = m.code AND x.version = m.version
+                  AND x.attempt = m.attempt AND x.target = m.target AND x.kind = 'disagreement'
+                  AND x.revoked_at IS NULL AND x.decided_at > m.at))
         SELECT r.id, r.system, r.code, r.version, r.attempt, r.target, r.why, r.options,
                e.benchmark, e.title, {SITUATION_SQL} AS situation, m.code IS NOT NULL AS reviewed
         FROM review r
         JOIN etalons e ON e.code = r.code AND e.version = r.version
-        LEFT JOIN mine m ON m.system = r.system AND m.code = r.code AND m.version = r.version
-                        AND m.attempt = r.attempt AND m.target = r.target""", [viewer])
+        LEFT JOIN reviewed m ON m.system = r.system AND m.code = r.code AND m.version = r.version
+                            AND m.attempt = r.attempt AND m.target = r.target""", [viewer.strip()])
 
 
 def _where(filters: Filters, skip: str | None = None) -> tuple[str, list[Any]]:
