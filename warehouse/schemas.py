@@ -51,7 +51,7 @@ _TABLES = [
     _t("imported_answers", ("system", S), ("code", S), ("attempt", INT), ("text", S), ("sources", S),
        ("question_version", S), ("file", S), ("line", S), ("imported_at", S)),
     _t("benchmarks", ("id", S), ("name", S), ("methodology", S), ("canary", S), ("weights", S),
-       ("thresholds", S), ("path", S)),
+       ("thresholds", S), ("path", S), ("reviewers", INT)),
     _t("candidates", ("system", S), ("code", S), ("version", S), ("attempt", INT), ("element", S), ("kind", S),
        ("text", S), ("detail", S)),
     _t("citations", ("system", S), ("code", S), ("version", S), ("attempt", INT), ("start", INT), ("end", INT),

@@ -6,6 +6,7 @@ Headless Chromium comes from Debian's packages (/usr/bin/chromium), driven by Pl
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,10 @@ from tests.web import harness
 
 @pytest.fixture(scope="session")
 def demo_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built once per session; ETALON_WEB_TEST_WAREHOUSE names one built before (it is only copied from)."""
+    given = os.environ.get("ETALON_WEB_TEST_WAREHOUSE")
+    if given:
+        return Path(given)
     return harness.build_warehouse(tmp_path_factory.mktemp("web-demo") / "home")
 
 
@@ -42,20 +47,20 @@ def browser() -> Iterator[Any]:
         launched.close()  # type: ignore[attr-defined]
 
 
-@pytest.fixture()
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+def _person_at_a_browser(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})   # own cookies
     opened = context.new_page()
-    opened.set_default_timeout(60_000)
+    opened.set_default_timeout(60_000)     # a loaded machine: the shared CI box runs several suites at once
     yield opened
     context.close()
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    yield from _person_at_a_browser(browser)
 
 
 @pytest.fixture()
 def second_page(browser: Any) -> Iterator[Any]:
-    """Another person at another browser (own cookies)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(60_000)
-    yield opened
-    context.close()
+    """Another person at another browser."""
+    yield from _person_at_a_browser(browser)
