@@ -232,7 +232,7 @@ def target_review(home: Home, item_id: str, benchmark: str | None = None) -> Any
     if benchmark is None:
         found = _query(lake, "SELECT benchmark FROM bench.etalons WHERE code = ?", [code])
         benchmark = found[0]["benchmark"] if found else ""
-    decisions = [d for d in _target_decisions(lake, system, code, version, attempt, target)]
+    decisions = _target_decisions(lake, system, code, version, attempt, target)
     return target_reviews(decisions, reviewers_required(home, benchmark or "")).get(item_id)
 
 
@@ -282,10 +282,6 @@ def disagree(home: Home, item_id: str, by: str, note: str, *, via: str = CLI) ->
         raise Refused(str(exc)) from None
     record_decision(lake, record)
     return record.decision_id
-
-
-def _item_id(d: Any) -> str:
-    return f"{d.system}:{d.code}:{d.version}:{d.attempt}:{d.target}"
 
 
 def undo(home: Home, decision_id: str, by: str, *, via: str = CLI, roles: Iterable[str] | None = None) -> None:
