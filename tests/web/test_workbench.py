@@ -265,3 +265,19 @@ def test_a_decision_reaches_the_item_the_queue_and_the_leaderboard_once_rescored
     assert int(page.locator("[data-testid=total]").inner_text()) == total_before - 1
     page.goto(server.url + "/results")
     assert page.locator("[data-testid=leaderboard] tr", has_text="demo-medium").inner_text() != board
+
+
+def test_a_trusted_proxy_names_the_user_and_records_say_so(home: Path, page: Page) -> None:
+    with harness.serve(home, {"ETALON_WEB_USER_HEADER": "X-Forwarded-User"}) as server:
+        page.goto(server.url + "/queue")
+        assert "sign in there" in page.locator("main").inner_text()          # no header: no identity
+        page.set_extra_http_headers({"X-Forwarded-User": "elena"})
+        item = _queue_row(page, server, "RO-LOC-01", "demo-medium")
+        assert page.locator("[data-testid=me]").inner_text() == "Elena Vasilescu"
+        _open_item(page, server, item)
+        _press(page, "y")
+        _open_item(page, server, item)
+        assert re.search(r"by Elena Vasilescu\s+\S+ \S+ · proxy", _history(page))
+        page.set_extra_http_headers({"X-Forwarded-User": "nobody"})
+        page.goto(server.url + "/queue")
+        assert page.locator("[data-testid=me]").count() == 0                 # unknown logins get nothing
