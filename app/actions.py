@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,9 @@ from warehouse.lake import Lake
 
 class Refused(Exception):
     """An operation refused with a reason a user can act on (exit status 1)."""
+
+
+CLI = "cli --by"   # `via` of an act whose name a script gave on the command line, unchecked
 
 
 def now() -> str:
@@ -58,11 +61,15 @@ def corpus_index(lake: Lake) -> tuple[Any, Any, Any]:
 
 # -- signing ----------------------------------------------------------------------------------------------
 
-def sign(home: Home, code: str, by: str, via: str = "cli --by") -> str:
+def sign(home: Home, code: str, by: str, *, via: str = CLI, roles: Iterable[str] | None = None,
+         lookup: Any = None) -> str:
+    """Sign the current version of an etalon; refused, naming each unresolved source. `roles` (the signed-in
+    user's) adds the rule of who signs: the lawyer who wrote it, or a reviewer who checked it."""
     from evaluation.engine import humans
 
+    del lookup   # the engine holds the corpus lookup of the warehouse it signs in
     try:
-        version, consequence = humans.sign(_world(home), code, by, via=via)
+        version, consequence = humans.sign(_world(home), code, by, via=via, roles=roles)
     except _EngineRefused as exc:
         raise Refused(str(exc)) from None
     _journal(home, consequence)
@@ -158,7 +165,54 @@ def signatures_to_reconfirm(lake: Lake) -> list[dict[str, Any]]:
                     "confirms the signature", "options": json.dumps(["sign"])} for b, c, v, what in rows]
 
 
-def decide(home: Home, item_id: str, value: str, by: str, note: str | None, via: str = "cli --by") -> str:
+def refresh(home: Home) -> list[str]:
+    """Bring everything up to date after a change of files (an etalon saved in the workbench); returns what it
+    did. Human acts need none: each re-scores its cells before it returns."""
+    from app.runner import update
+
+    return update(home).lines()
+
+
+def reviewers_required(home: Home, benchmark: str) -> int:
+    """Independent lawyers the benchmark asks per item (`review: {reviewers: N}` in its benchmark.yaml)."""
+    from evaluation.engine import humans
+
+    return humans.reviewers(_world(home), benchmark)
+
+
+def parse_item_id(item_id: str) -> tuple[str, str, str, int, str]:
+    """(system, code, version, attempt, target) of `system:code:version:attempt:target` (targets hold ':')."""
+    from evaluation.engine import humans
+
+    try:
+        return humans.parse_item(item_id)
+    except _EngineRefused as exc:
+        raise Refused(str(exc)) from None
+
+
+def target_review(home: Home, item_id: str) -> Any:
+    """The TargetReview of one item under its benchmark's number of reviewers (None: no human record)."""
+    from evaluation.engine import humans
+
+    try:
+        return humans.target_review(_world(home), item_id)
+    except _EngineRefused as exc:
+        raise Refused(str(exc)) from None
+
+
+def disagree(home: Home, item_id: str, by: str, note: str, *, via: str = CLI) -> str:
+    """Mark disagreement with the conclusion in force on any element: it becomes an open item again."""
+    from evaluation.engine import humans
+
+    try:
+        decision_id, consequence = humans.disagree(_world(home), item_id, by, note, via=via)
+    except _EngineRefused as exc:
+        raise Refused(str(exc)) from None
+    _journal(home, consequence)
+    return decision_id
+
+
+def decide(home: Home, item_id: str, value: str, by: str, note: str | None, *, via: str = CLI) -> str:
     from evaluation.engine import humans
 
     try:
@@ -169,21 +223,22 @@ def decide(home: Home, item_id: str, value: str, by: str, note: str | None, via:
     return decision_id
 
 
-def undo(home: Home, decision_id: str, by: str, via: str = "cli --by") -> None:
+def undo(home: Home, decision_id: str, by: str, *, via: str = CLI, roles: Iterable[str] | None = None) -> None:
     from evaluation.engine import humans
 
     try:
-        consequence = humans.undo(_world(home), decision_id, by, via=via)
+        consequence = humans.undo(_world(home), decision_id, by, via=via, roles=roles)
     except _EngineRefused as exc:
         raise Refused(str(exc)) from None
     _journal(home, consequence)
 
 
-def approve(home: Home, system: str, code: str, by: str, via: str = "cli --by") -> int:
+def approve(home: Home, system: str, code: str, by: str, *, via: str = CLI,
+            roles: Iterable[str] | None = None) -> int:
     from evaluation.engine import humans
 
     try:
-        n, consequence = humans.approve(_world(home), system, code, by, via=via)
+        n, consequence = humans.approve(_world(home), system, code, by, via=via, roles=roles)
     except _EngineRefused as exc:
         raise Refused(str(exc)) from None
     _journal(home, consequence)
@@ -225,7 +280,38 @@ def apply_sample_decisions(home: Home, path: Path) -> tuple[int, list[str]]:
             decision_id=decision_id, benchmark=etalon.benchmark, system=system, code=etalon.code,
             version=etalon.version, attempt=int(item.get("attempt", 1)), target=str(item["target"]),
             decision=str(item["decision"]), decided_by=str(item.get("by") or "sample reviewer"),
-            decided_at="2026-11-01T10:00:00+00:00", note=item.get("note"), via="sample"),
+            decided_at="2026-11-01T10:00:00+00:00", note=item.get("note"), via="sample", kind="decision"),
             event_id=decision_id, system=system)
         added += 1
     return added, problems
+
+
+# -- authoring ---------------------------------------------------------------------------------------------
+
+def write_etalon(path: Path, text: str, *, base_hash: str | None) -> None:
+    """Save an etalon file edited in the workbench: atomically (temporary file, fsync, rename), and only if
+    nobody changed it since the editor loaded it (`base_hash`, None for a new file). The files stay the
+    source of truth: the next refresh loads the new version as `etalon update` would."""
+    import os
+    import tempfile
+
+    if base_hash is None and path.exists():
+        raise Refused(f"{path.name} already exists: open it to edit it")
+    if base_hash is not None:
+        try:
+            current = path.read_text(encoding="utf-8")
+        except OSError:
+            raise Refused(f"{path.name}: no longer there; reload the page") from None
+        if hashlib.sha256(current.encode("utf-8")).hexdigest()[:16] != base_hash:
+            raise Refused(f"{path.name} changed since you opened it: reload to see the other edit first")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

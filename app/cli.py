@@ -73,6 +73,20 @@ def _parser() -> argparse.ArgumentParser:
     approve.add_argument("system")
     approve.add_argument("code")
     approve.add_argument("--by", required=True)
+
+    serve = sub.add_parser("serve", parents=[common], help="the lawyers' workbench in the browser")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback only)")
+    serve.add_argument("--port", type=int, default=8050)
+    users = sub.add_parser("users", parents=[common], help="accounts of the workbench")
+    users_sub = users.add_subparsers(dest="users_command", required=True)
+    add = users_sub.add_parser("add", parents=[common], help="add an account (password from a prompt or stdin)")
+    add.add_argument("login")
+    add.add_argument("--name", required=True, help="full name, as etalons name their author")
+    add.add_argument("--role", action="append", required=True, choices=["author", "reviewer", "admin"])
+    add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    users_sub.add_parser("list", parents=[common], help="list the accounts")
+    disable = users_sub.add_parser("disable", parents=[common], help="disable an account (kept on record)")
+    disable.add_argument("login")
     return parser
 
 
@@ -118,6 +132,10 @@ def _dispatch(args: argparse.Namespace, home: Home) -> int:
         if args.review_command == "undo":
             return c.review_undo(home, args.decision_id, args.by)
         return c.review_approve(home, args.system, args.code, args.by)
+    if command in ("serve", "users"):
+        from app.web import commands as w
+
+        return w.serve(home, args.host, args.port) if command == "serve" else w.users_command(home, args)
     raise AssertionError(command)
 
 

@@ -26,6 +26,14 @@ def default_shards(etalons: int) -> int:
     return max(1, min(MAX_SHARDS, -(-etalons // ETALONS_PER_SHARD)))
 
 
+class ReviewSettings(BaseModel):
+    """How humans review this benchmark: `reviewers` independent lawyers per item (2: blind double review)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reviewers: int = Field(default=1, ge=1, le=5, description="Independent lawyers needed per review item")
+
+
 class BenchmarkConfig(BaseModel):
     """What `benchmark.yaml` may hold; weights and thresholds stay raw, the methodology reads them."""
 
@@ -52,7 +60,8 @@ class BenchmarkConfig(BaseModel):
     shards: int | None = Field(default=None, ge=1, le=MAX_SHARDS,
                                description="Hash buckets of etalon codes (partitions are shards x systems); "
                                            f"default: one per {ETALONS_PER_SHARD} etalons")
-    review: dict[str, Any] = Field(default_factory=dict, description="Human review settings, e.g. {reviewers: 2}")
+    review: ReviewSettings = Field(default_factory=ReviewSettings,
+                                   description="Human review: {reviewers: 2} asks for blind double review")
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,13 @@ class Benchmark:
     partial_credit: dict[str, Any] = field(default_factory=dict)
     penalty: dict[str, Any] = field(default_factory=dict)
     scoring: dict[str, dict[str, Any]] = field(default_factory=dict)
-    shards: int = 4
+    shards: int = 1
     review: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reviewers(self) -> int:
+        """Independent lawyers each review item needs (`review: {reviewers: N}`)."""
+        return int(self.review.get("reviewers", 1))
 
     def overrides(self, methodology: str) -> dict[str, Any]:
         return scoring_overrides(self.settings(), methodology)
@@ -95,7 +109,7 @@ class Benchmark:
             penalty=dict(config.penalty),
             scoring={k: dict(v) for k, v in config.scoring.items()},
             shards=config.shards or default_shards(etalons),
-            review=dict(config.review),
+            review=config.review.model_dump(),
         )
 
 

@@ -31,6 +31,8 @@ AGREEMENT_SCHEMA: dict[str, pl.DataType] = {
 def effective_decisions(decisions: pl.DataFrame) -> pl.DataFrame:
     """The human decision in force per target: the latest one not revoked."""
     require_columns(decisions, "decisions", DECISION_COLUMNS)
+    if "kind" in decisions.columns:  # a disagreement disputes a conclusion; it is no value to compare with
+        decisions = decisions.filter(pl.col("kind").is_null() | (pl.col("kind") != "disagreement"))
     return (
         decisions.filter(pl.col("revoked_at").is_null())
         .sort("decided_at")

@@ -59,9 +59,18 @@ class Judgment:
     elements_hash: str | None = None # rubric version the element was prepared from
 
 
+DecisionKind = Literal["decision", "adjudication", "disagreement"]
+
+
 @dataclass(frozen=True)
 class Decision:
-    """A human decision on one review target. Never erased: an undo sets `revoked_at`."""
+    """A human record on one review target. Never erased: an undo sets `revoked_at`.
+
+    `kind` "decision" is one lawyer's review; "adjudication" settles reviewers who disagree (blind double
+    review); "disagreement" marks disagreement with the conclusion in force (automatic or human) and opens
+    the target again, `decision` then holding the conclusion disputed. `via` says how the name was
+    established: "web" (signed in), "proxy" (a trusted reverse proxy's header) or "cli --by" (free text).
+    """
 
     decision_id: str
     system: str
@@ -75,6 +84,8 @@ class Decision:
     note: str | None = None
     revoked_at: str | None = None
     revoked_by: str | None = None
+    kind: DecisionKind = "decision"
+    via: str | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from evaluation.methodologies.irac import irac_system_figure
 from evaluation.methodologies.registry import get
 from evaluation.methodologies.resolution import fixed, resolve
 from evaluation.records import Answer, Decision, Judgment, ReviewItem, Score
-from evaluation.review import effective_decisions, item_id
+from evaluation.review import item_id, target_reviews
 
 __all__ = [
     "AnswerCitation",
@@ -74,6 +74,7 @@ def score_answer(
     signed: bool,
     approved_by: str | None = None,
     candidates: Sequence[Element] = (),
+    reviewers: int = 1,
 ) -> ScoredAnswer:
     """Score, verdict and status of one answer (system x etalon version x attempt).
 
@@ -90,7 +91,7 @@ def score_answer(
         reason = f"the model call failed: {answer.error or 'no reason given'}; excluded from averages"
         return ScoredAnswer(_with(base, notes=(reason,)), not signed, unverifiable, (reason,))
 
-    states = _states(etalon, methodology, answer, judgments, decisions, candidates, judge_configured)
+    states = _states(etalon, methodology, answer, judgments, decisions, candidates, judge_configured, reviewers)
     ctx = Context(etalon, states, expected, cited, config)
     outcome: Outcome = method.score(ctx)
     open_items = tuple(
@@ -127,6 +128,7 @@ def _states(
     decisions: Sequence[Decision],
     candidates: Sequence[Element],
     judge_configured: bool,
+    reviewers: int = 1,
 ) -> dict[str, ElementState]:
     key = (answer.system, answer.code, answer.version, answer.attempt)
     mine = [j for j in judgments if (j.system, j.code, j.version, j.attempt) == key]
@@ -138,18 +140,24 @@ def _states(
         if j.element not in known and kind in method.candidate_kinds:
             elements.append(Element(j.element, kind, ""))
             known.add(j.element)
-    chosen = effective_decisions(
-        d for d in decisions if (d.system, d.code, d.version, d.attempt) == key
+    reviews = target_reviews(
+        (d for d in decisions if (d.system, d.code, d.version, d.attempt) == key), reviewers
     )
     states: dict[str, ElementState] = {}
     for element in elements:
-        decision = chosen.get(item_id(*key, element.id))
+        review = reviews.get(item_id(*key, element.id))
+        decision = review.effective if review is not None else None
         if answer.status == "refused":
             # what a refused answer means for the element, without asking a judge: it refused, said nothing else
-            states[element.id] = fixed(element, method.refused.get(element.kind, "no"), decision)
+            state = fixed(element, method.refused.get(element.kind, "no"), decision)
         else:
             runs = [j for j in mine if j.element == element.id]
-            states[element.id] = resolve(element, runs, judge_configured=judge_configured, decision=decision)
+            state = resolve(element, runs, judge_configured=judge_configured, decision=decision)
+        pending = review.pending if review is not None else None
+        if pending is not None and state.decision is None:  # under human review: open until settled
+            was = f" (automatic: {state.automatic})" if state.automatic is not None else ""
+            state = replace(state, automatic=None, why_open=pending + was)
+        states[element.id] = state
     return states
 
 

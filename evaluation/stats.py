@@ -326,3 +326,30 @@ def cohen_kappa(a: Sequence[Hashable], b: Sequence[Hashable]) -> float | None:
     if expected >= 1.0:
         return None
     return (observed - expected) / (1.0 - expected)
+
+
+def krippendorff_alpha(units: Sequence[Sequence[Hashable]]) -> float | None:
+    """Krippendorff's alpha for nominal labels: agreement of any number of raters, some values missing.
+
+    Each unit is the labels its raters gave (any count); units with fewer than two labels carry no pairs
+    and are left out. None when no unit has two labels or only one label was ever used (alpha is 0/0).
+    """
+    pairable = [list(u) for u in units if len(u) >= 2]
+    if not pairable:
+        return None
+    coincidences: dict[tuple[Hashable, Hashable], float] = {}
+    for labels in pairable:
+        weight = 1.0 / (len(labels) - 1)
+        for i, c in enumerate(labels):
+            for j, k in enumerate(labels):
+                if i != j:
+                    coincidences[(c, k)] = coincidences.get((c, k), 0.0) + weight
+    totals: dict[Hashable, float] = {}
+    for (c, _), value in coincidences.items():
+        totals[c] = totals.get(c, 0.0) + value
+    n = sum(totals.values())
+    observed = sum(v for (c, k), v in coincidences.items() if c != k)
+    expected = sum(totals[c] * totals[k] for c in totals for k in totals if c != k)
+    if expected == 0:
+        return None
+    return 1.0 - (n - 1) * observed / expected

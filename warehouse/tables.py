@@ -486,6 +486,7 @@ class DecisionRow:
     decided_at: str
     note: str | None
     via: str | None
+    kind: str | None       # decision | adjudication | disagreement (evaluation.review)
 
 
 @table("revocations", keys=("benchmark", "code", "event"), events=True)

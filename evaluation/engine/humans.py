@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,34 +75,100 @@ def rescore(world: World, part: Part) -> Consequence:
     return consequence
 
 
-def decide(world: World, item_id: str, value: str, by: str, note: str | None = None,
-           via: str = "cli --by") -> tuple[str, Consequence]:
-    """Record a decision on a review item (open, or already decided: a human may change their mind)."""
-    from evaluation.records import ReviewItem
-    from evaluation.review import new_decision
+def element_options(world: World, part: Part, code: str, version: str, attempt: int,
+                    target: str) -> tuple[str, ...] | None:
+    """The decision values of one element of a current cell, open or settled (a human may overrule any)."""
+    from evaluation.elements import Element, elements_for
+    from evaluation.methodologies.resolution import review_options
+
+    current = next(((r, e) for r, e in world.current_etalons(part.shard) if r.code == code), None)
+    if current is None or current[0].version != version:
+        return None
+    row, etalon = current
+    candidates = [Element(r["element"], r["kind"], r["text"], detail=json.loads(r["detail"] or "{}"))
+                  for r in world.lake.read("candidates", *part.lake_key()).to_pylist()
+                  if r["code"] == code and r["version"] == version and int(r["attempt"]) == attempt]
+    for element in elements_for(etalon, row.methodology, candidates):
+        if element.id == target:
+            return review_options(element)
+    return None
+
+
+def reviewers(world: World, benchmark: str) -> int:
+    """Independent lawyers the benchmark asks per item (`review: {reviewers: N}` in its benchmark.yaml)."""
+    settings = world.settings.get(benchmark)
+    review = settings.raw.get("review") if settings is not None else None
+    value = review.get("reviewers", 1) if isinstance(review, dict) else 1
+    return value if isinstance(value, int) and value >= 1 else 1
+
+
+def target_review(world: World, item_id: str) -> Any:
+    """The TargetReview of one item under its benchmark's number of reviewers (None: no human record)."""
+    from evaluation.engine.stages.scores import human_events
+    from evaluation.review import target_reviews
 
     system, code, version, attempt, target = parse_item(item_id)
     shard = locate(world, code)
-    part = Part(shard, system)
+    decisions = [d for d in human_events(world, Part(shard, system), {code})["decisions"]
+                 if (d.version, d.attempt, d.target) == (version, attempt, target)]
+    return target_reviews(decisions, reviewers(world, shard.benchmark)).get(item_id)
+
+
+def _record(world: World, shard: Shard, decision: Any, note: str | None, via: str) -> None:
+    row = DecisionRow(decision_id=decision.decision_id, benchmark=shard.benchmark, system=decision.system,
+                      code=decision.code, version=decision.version, attempt=decision.attempt, target=decision.target,
+                      decision=decision.decision, decided_by=decision.decided_by, decided_at=decision.decided_at,
+                      note=note, via=via, kind=decision.kind)
+    world.lake.append_event("decisions", (shard.benchmark, decision.code), row, event_id=decision.decision_id,
+                            system=decision.system)
+
+
+def _item(world: World, item_id: str) -> tuple[Part, Any]:
+    from evaluation.records import ReviewItem
+
+    system, code, version, attempt, target = parse_item(item_id)
+    part = Part(locate(world, code), system)
     item = next((r for r in open_items(world, part) if r["id"] == item_id), None)
-    if item is None:
-        decided = [d for d in decisions_of(world, shard.benchmark, code)
-                   if (d["system"], d["version"], int(d["attempt"]), d["target"]) == (system, version, attempt, target)]
-        if not decided:
-            raise Refused(f"no review item {item_id!r}; `etalon review list` shows the open ones")
-        options = options_for(target)
-    else:
-        options = tuple(json.loads(item["options"]))
-    review = ReviewItem(system, code, version, attempt, target, "decided", tuple(options))
+    if item is not None:
+        return part, ReviewItem(system, code, version, attempt, target, item["why"], tuple(json.loads(item["options"])))
+    options = element_options(world, part, code, version, attempt, target)
+    if options is None:
+        raise Refused(f"no review item {item_id!r}; `etalon review list` shows the open ones")
+    return part, ReviewItem(system, code, version, attempt, target, "a human overrules the automatic conclusion",
+                            options)
+
+
+def decide(world: World, item_id: str, value: str, by: str, note: str | None = None,
+           via: str = "cli --by") -> tuple[str, Consequence]:
+    """Record a decision on any element of a current cell (an open item, or a settled one overruled); on a
+    split double review it is the adjudication, refused to the reviewers who split."""
+    from evaluation.review import decision_kind_for, new_decision
+
+    part, item = _item(world, item_id)
+    kind, refusal = decision_kind_for(target_review(world, item_id), by)
+    if refusal:
+        raise Refused(refusal)
     try:
-        decision = new_decision(review, value, by, note=note, at=now_precise())
+        decision = new_decision(item, value, by, note=note, at=now_precise(), kind=kind, via=via)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    row = DecisionRow(decision_id=decision.decision_id, benchmark=shard.benchmark, system=system, code=code,
-                      version=version, attempt=attempt, target=target, decision=decision.decision,
-                      decided_by=decision.decided_by, decided_at=decision.decided_at, note=note, via=via)
-    world.lake.append_event("decisions", (shard.benchmark, code), row, event_id=decision.decision_id, system=system)
+    _record(world, part.shard, decision, note, via)
     return decision.decision_id, rescore(world, part)
+
+
+def disagree(world: World, item_id: str, by: str, note: str, via: str = "cli --by") -> tuple[str, Consequence]:
+    """Mark disagreement with the conclusion in force on any element: it becomes an open item again."""
+    from evaluation.review import new_disagreement
+
+    part, item = _item(world, item_id)
+    review = target_review(world, item_id)
+    disputed = review.effective.decision if review is not None and review.effective is not None else None
+    try:
+        record = new_disagreement(item, disputed, by, note, at=now_precise(), via=via)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    _record(world, part.shard, record, note, via)
+    return record.decision_id, rescore(world, part)
 
 
 def decisions_of(world: World, benchmark: str, code: str) -> list[dict[str, Any]]:
@@ -121,8 +188,12 @@ def find_decision(world: World, decision_id: str) -> dict[str, Any]:
     raise Refused(f"no decision with id {decision_id!r}")
 
 
-def undo(world: World, decision_id: str, by: str, via: str = "cli --by") -> Consequence:
+def undo(world: World, decision_id: str, by: str, via: str = "cli --by",
+         roles: Iterable[str] | None = None) -> Consequence:
+    """Revoke a decision (it stays on record). With `roles` (signed in), one undoes one's own; an admin anyone's."""
     decision = find_decision(world, decision_id)
+    if roles is not None and "admin" not in set(roles) and not _same(decision["decided_by"], by):
+        raise Refused(f"decision {decision_id} is {decision['decided_by']}'s: only they (or an admin) may undo it")
     benchmark, code, system = decision["benchmark"], decision["code"], decision["system"]
     done = [r for r in world.lake.read_events("revocations", benchmark, code).to_pylist()
             if r["decision_id"] == decision_id]
@@ -136,7 +207,10 @@ def undo(world: World, decision_id: str, by: str, via: str = "cli --by") -> Cons
     return rescore(world, Part(locate(world, code), system))
 
 
-def approve(world: World, system: str, code: str, by: str, via: str = "cli --by") -> tuple[int, Consequence]:
+def approve(world: World, system: str, code: str, by: str, via: str = "cli --by",
+            roles: Iterable[str] | None = None) -> tuple[int, Consequence]:
+    """Approve a cell's evaluation once nothing is open. With `roles` (signed in), the methodology's rule: the
+    etalon's author on their own etalon, a reviewer other than author and signer on a pool etalon."""
     from evaluation.review import approval_refusal
 
     shard = locate(world, code)
@@ -157,7 +231,10 @@ def approve(world: World, system: str, code: str, by: str, via: str = "cli --by"
                   if s["code"] == code and s["version"] == row.version]
     signer = signatures[-1]["signed_by"] if signatures else None
     from_pool = signer is not None and (etalon.author or "").casefold() != signer.casefold()
-    refusal = approval_refusal(signer if from_pool else etalon.author, by, from_pool)
+    if roles is None:
+        refusal = approval_refusal(signer if from_pool else etalon.author, by, from_pool)
+    else:
+        refusal = approval_refusal(etalon.author, by, from_pool, roles=roles, signer=signer)
     if refusal:
         raise Refused(refusal)
     at = now_precise()
@@ -166,6 +243,10 @@ def approve(world: World, system: str, code: str, by: str, via: str = "cli --by"
             benchmark=shard.benchmark, system=system, code=code, version=row.version, attempt=int(s["attempt"]),
             approved_by=by.strip(), approved_at=at, via=via), system=system)
     return len(scores), rescore(world, part)
+
+
+def _same(a: str, b: str) -> bool:
+    return bool(a.strip()) and a.strip().casefold() == b.strip().casefold()
 
 
 def options_for(target: str) -> tuple[str, ...]:
@@ -185,9 +266,11 @@ def now_precise() -> str:
 
 # -- signatures -----------------------------------------------------------------------------------------
 
-def sign(world: World, code: str, by: str, via: str = "cli --by") -> tuple[str, Consequence]:
+def sign(world: World, code: str, by: str, via: str = "cli --by",
+         roles: Iterable[str] | None = None) -> tuple[str, Consequence]:
     """Sign the current file version of an etalon; refused, naming each unresolved source. The event carries
-    the cited units as they read now and an HMAC with the warehouse's key (etalons.signatures)."""
+    the cited units as they read now and an HMAC with the warehouse's key (etalons.signatures). With `roles`
+    (signed in): the lawyer who wrote it, or a reviewer who checked it."""
     from etalons.keys import SigningKeyError, signing_key
     from etalons.signatures import cited_units, signature_record
     from etalons.signing import SigningRefused
@@ -198,6 +281,11 @@ def sign(world: World, code: str, by: str, via: str = "cli --by") -> tuple[str, 
     if loaded is None:
         problems = [str(e) for e in world.loaded.errors if code in e.file]
         raise Refused(f"no etalon {code!r} under {world.home.etalons_dir}" + (f": {problems[0]}" if problems else ""))
+    if roles is not None:
+        held, author = set(roles), loaded.etalon.author or ""
+        if not held & {"reviewer", "admin"} and not ("author" in held and _same(author, by)):
+            raise Refused(f"{code}: {by} may not sign it: an etalon is signed by the lawyer who wrote it "
+                          f"({author or 'no author named'}) or by a reviewer who checked it")
     corpus = world.corpus
     checks = verify_sources(loaded, corpus.lookup)
     try:

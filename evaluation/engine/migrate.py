@@ -74,7 +74,7 @@ def migrate(lake: Lake, signing_key: bytes) -> list[str]:
         lake.append_event("decisions", (bench, r["code"]), DecisionRow(
             decision_id=r["decision_id"], benchmark=bench, system=r["system"], code=r["code"], version=r["version"],
             attempt=int(r["attempt"]), target=r["target"], decision=r["decision"], decided_by=r["decided_by"],
-            decided_at=r["decided_at"], note=r.get("note"), via="migrated"),
+            decided_at=r["decided_at"], note=r.get("note"), via="migrated", kind="decision"),
             event_id=r["decision_id"], system=r["system"])
     for r in rows["revocations"]:
         found = decided.get(r["decision_id"])

@@ -106,11 +106,12 @@ def score(
     signed: bool = True,
     approved_by: str | None = None,
     candidates: Sequence[Element] = (),
+    reviewers: int = 1,
 ) -> ScoredAnswer:
     et = et or etalon(methodology)
     return score_answer(
         etalon=et, benchmark="bench", answer=ans or answer(), expected=list(expected),
         cited=list(cited), judgments=list(judgments), decisions=list(decisions),
         config=config or config_for(methodology, None), judge_configured=judge_configured, signed=signed,
-        approved_by=approved_by, candidates=candidates,
+        approved_by=approved_by, candidates=candidates, reviewers=reviewers,
     )

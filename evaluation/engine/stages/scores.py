@@ -22,6 +22,9 @@ from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow, from_row
 VERSION = stage_code.version("scores", "scores-3")
 _SITUATIONS = (
     ("possible manipulation", "manipulation"),
+    ("disagreement marked by", "disputed"),
+    ("independent reviews recorded", "awaiting_review"),
+    ("an adjudicator decides", "to_adjudicate"),
     ("disagree", "runs_disagree"),
     ("quote", "quote_not_found"),
     ("cannot settle", "unsettled"),
@@ -118,7 +121,7 @@ class ScoresStage:
         candidates = _grouped(world.lake.read("candidates", *key).to_pylist())
         sources = _sources(world, part.shard)
         settings = world.settings.get(part.benchmark)
-        events = _human_events(world, part, {c.code for c in cells})
+        events = human_events(world, part, {c.code for c in cells})
         out: dict[CellKey, Computed] = {}
         for cell in cells:
             row, etalon, seen = cell.payload
@@ -126,10 +129,11 @@ class ScoresStage:
             if answer is None:
                 continue
             overrides = settings.overrides(row.methodology) if settings else {}
+            review = (settings.raw.get("review") or {}) if settings else {}
             score, items = score_one(
                 part, row, etalon, answer, citations.get(cell.key, []), judgments.get(cell.key, []),
                 candidates.get(cell.key, []), sources.get(row.code, []), overrides, events, world.judge is not None,
-                cell.input_hash, world.at, seen)
+                cell.input_hash, world.at, seen, int(review.get("reviewers", 1) or 1))
             visible = ([v for k, v in score.__dict__.items() if k not in ("scored_at", "input_hash")],
                        [i.__dict__ for i in items])
             out[cell.key] = Computed({"scores": [score], "review_items": items}, digest(visible))
@@ -152,12 +156,10 @@ def _out(row: LedgerRow | None) -> str | None:
     return row.output_hash if row is not None else None
 
 
-def _human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:
+def human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:
     """Decisions (with their undos) and approvals on the system's cells of these codes."""
     from evaluation.records import Decision
-    from warehouse.lake import EVENT_SEPARATOR, encode_key
 
-    prefix = f"{encode_key(part.system)}{EVENT_SEPARATOR}"
     names = world.human_names(part.benchmark, codes, part.system)
     decisions: list[Decision] = []
     approvals: list[dict[str, Any]] = []
@@ -176,10 +178,9 @@ def _human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:
                 decision_id=r["decision_id"], system=r["system"], code=r["code"], version=r["version"],
                 attempt=int(r["attempt"]), target=r["target"], decision=r["decision"], decided_by=r["decided_by"],
                 decided_at=r["decided_at"], note=r.get("note"), revoked_at=u.get("revoked_at"),
-                revoked_by=u.get("revoked_by")))
+                revoked_by=u.get("revoked_by"), kind=r.get("kind") or "decision", via=r.get("via")))
         approvals.extend(world.lake.read_events("approvals", part.benchmark, code,
                                                 names=by_table.get("approvals", [])).to_pylist())
-    del prefix
     decisions.sort(key=lambda d: (d.decided_at, d.decision_id))
     approvals.sort(key=lambda a: a["approved_at"])
     return {"decisions": decisions, "approvals": approvals}
@@ -188,7 +189,8 @@ def _human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:
 def score_one(part: Part, row: Any, etalon: Any, answer: Mapping[str, Any], citations: Sequence[Mapping[str, Any]],
               judgments: Sequence[Mapping[str, Any]], candidates: Sequence[Mapping[str, Any]],
               sources: Sequence[Mapping[str, Any]], overrides: Mapping[str, Any], events: Mapping[str, Any],
-              judged: bool, input_hash: str, at: str, corpus_version: str) -> tuple[ScoreRow, list[ReviewItemRow]]:
+              judged: bool, input_hash: str, at: str, corpus_version: str,
+              reviewers: int = 1) -> tuple[ScoreRow, list[ReviewItemRow]]:
     """One answer's score row and its open review items."""
     from evaluation.elements import Element
     from evaluation.methodologies.config import config_for
@@ -210,7 +212,7 @@ def score_one(part: Part, row: Any, etalon: Any, answer: Mapping[str, Any], cita
         cited=answer_citations(list(citations)), judgments=judged_rows,
         decisions=[d for d in events["decisions"] if d.code == row.code and d.system == part.system],
         config=config_for(row.methodology, overrides), judge_configured=judged, signed=False,
-        approved_by=approver,
+        approved_by=approver, reviewers=reviewers,
         candidates=[Element(id=c["element"], kind=c["kind"], text=c["text"], detail=json.loads(c["detail"] or "{}"))
                     for c in candidates])
     s = scored.score
