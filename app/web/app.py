@@ -1,8 +1,9 @@
 """The workbench's pages and actions (Starlette, Jinja2 templates rendered on the server).
 
 Reads go to the snapshot (app.web.snapshot); every write goes through `app.actions` with the signed-in
-user's name and roles, then asks for a refresh and reloads the human events, so the page a lawyer lands on
-shows what they did at once and the scores follow as soon as the refresh has run.
+user's name and roles; the engine re-scores the act's cells before the action returns, and the workbench
+reloads the tables the act changed, so the page a lawyer lands on already shows the new scores. A saved etalon
+file asks for a refresh (a whole update, in the background), and the page says so while it runs.
 """
 
 from __future__ import annotations
@@ -285,9 +286,15 @@ def _approval_refusal(bench: Workbench, view: item.CellView, me: security.Identi
     return approval_refusal(author, me.user.name, pool, roles=me.user.roles, signer=signer)
 
 
-async def _act(request: Request, work: Callable[[], str], back: str, refresh: bool = True,
-               tables: tuple[str, ...] = ("decisions",)) -> Response:
-    """Run an action off the event loop; flash its outcome or its refusal; reload what it wrote; refresh."""
+# What a human act changes in the snapshot. The engine re-scores the act's cells before the action returns
+# (its fast path), so reloading these tables is all a page needs; only a saved etalon file asks for a refresh.
+SCORED = ("decisions", "review", "scores", "leaderboard")
+
+
+async def _act(request: Request, work: Callable[[], str], back: str, refresh: bool = False,
+               tables: tuple[str, ...] = SCORED) -> Response:
+    """Run an action off the event loop; flash its outcome or its refusal; reload what it changed; refresh
+    the warehouse only when asked (a saved etalon file, which no fast path covers)."""
     bench = _bench(request)
     try:
         message = await asyncio.to_thread(work)
@@ -359,7 +366,7 @@ async def approve(request: Request) -> Response:
     def work() -> str:
         n = actions.approve(bench.home, system, code, me.user.name, via=me.via, roles=me.user.roles)
         return f"Approved {n} answer(s) of {system} on {code}."
-    return await _act(request, work, back, tables=("approvals",))
+    return await _act(request, work, back, tables=("approvals", "review", "scores", "leaderboard"))
 
 
 # -- etalons -----------------------------------------------------------------------------------------------
@@ -417,7 +424,7 @@ async def sign(request: Request) -> Response:
         version = actions.sign(bench.home, code, me.user.name, via=me.via, roles=me.user.roles,
                                lookup=bench.corpus_ready().lookup)
         return f"Signed {code} version {version} as {me.user.name}."
-    return await _act(request, work, f"/etalons/{code}", tables=("signatures", "etalons", "history"))
+    return await _act(request, work, f"/etalons/{code}", tables=("signatures", "etalons", "history", "review", "scores", "leaderboard"))
 
 
 async def edit_page(request: Request) -> Response:
@@ -518,7 +525,7 @@ async def save(request: Request) -> Response:
     def work() -> str:
         actions.write_etalon(path, fields["text"], base_hash=fields["base_hash"] or None)
         return f"Saved {path.name}: " + "; ".join(result.plan)
-    return await _act(request, work, f"/etalons/{code}", tables=())
+    return await _act(request, work, f"/etalons/{code}", refresh=True, tables=())
 
 
 # -- results -----------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-"""Re-scoring after a lawyer's action, off the request: pages never wait for it longer than a moment.
+"""Bringing the warehouse up to date after an etalon is saved in the workbench, off the request.
 
-Each action asks for one refresh (`app.actions.refresh`). Requests that arrive while one runs are folded
-into a single next run, so ten quick decisions cost at most two refreshes. An action's response waits up to
-`WAIT_S` for it: with the engine's fast path (a cell re-scored in well under a second) the page a lawyer
-lands on is already current; with a slower refresh it shows that re-scoring is under way and updates itself.
+Decisions, undos, approvals and signatures need none of this: the engine re-scores their cells before the
+action returns. A saved etalon file is different (a new version, its answers and scores to come), so the save
+asks for one refresh (`app.actions.refresh`, a whole `etalon update`). Requests that arrive while one runs are
+folded into a single next run, so ten quick saves cost at most two refreshes. The response waits up to
+`WAIT_S` for it, then the page shows that re-scoring is under way and updates itself.
 """
 
 from __future__ import annotations
