@@ -1,7 +1,9 @@
 """Recording the journal of human acts in the Dagster instance (see evaluation.engine.journal).
 
 `python -m pipelines.journal HOME` is the detached flusher an act starts; `etalon update` and the reconcile
-sensor call `flush` too, so an entry a killed flusher left is recorded by the next of them.
+sensor call `flush` too, so an entry a killed flusher left is recorded by the next of them. The flusher also
+completes what the acts left stale (a benchmark's pairs, agreement, slices and the report), so a few seconds
+after a decision the warehouse and Dagster are whole again without an update.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from warehouse.home import Home, resolve_home
 LEADERBOARD = ("leaderboard", "leaderboard_indicative")   # the fast path refreshes these tables only
 
 
-def flush(instance: DagsterInstance, home: Home) -> int:
-    """Record every pending entry, oldest first; each is removed only once stored. Returns how many."""
+def flush(instance: DagsterInstance, home: Home, touched: set[str] | None = None) -> int:
+    """Record every pending entry, oldest first; each is removed only once stored. Returns how many, and adds
+    to `touched` the benchmarks whose leaderboard an act refreshed."""
     from pipelines.definitions import defs
 
     graph = defs.resolve_asset_graph()
@@ -36,6 +39,8 @@ def flush(instance: DagsterInstance, home: Home) -> int:
             observations[(item["input"], item["partition"])] = item["data_version"]
         for item in entry.get("events", []):
             stage = item["stage"]
+            if stage == "leaderboard" and touched is not None:
+                touched.add(item["partition"])
             for name in LEADERBOARD if stage == "leaderboard" else STAGE_ASSETS.get(stage, ()):
                 events[(name, item["partition"])] = item
     for (name, partition), version in observations.items():
@@ -70,9 +75,21 @@ def main(argv: list[str]) -> int:
     from pipelines.instance import instance_for
 
     instance = instance_for(home)
-    while flush(instance, home):
-        pass
+    touched: set[str] = set()
+    while flush(instance, home, touched) or touched:
+        settle(home, touched)
+        touched.clear()
     return 0
+
+
+def settle(home: Home, benchmarks: set[str]) -> None:
+    """The analytics and the report the acts left stale, recomputed and journalled (the loop records them)."""
+    from evaluation.engine import humans
+    from evaluation.engine.journal import append
+    from evaluation.engine.world import World
+
+    if benchmarks:
+        append(home, humans.settle(World.open(home), benchmarks))
 
 
 if __name__ == "__main__":

@@ -313,3 +313,26 @@ def after_signature(world: World, benchmark: str) -> Consequence:
         refresh_leaderboard_rows(world, benchmark, system.id)
         consequence.leaderboards.append((benchmark, system.id))
     return consequence
+
+
+def settle(world: World, benchmarks: Iterable[str]) -> Consequence:
+    """What an act leaves for later, done now: the benchmarks' other analytics tables (pairs, agreement,
+    slices) and the report, where they are stale.
+
+    The act itself re-scores its cells and the leaderboard rows they feed, which is what a person waits for;
+    this runs in the detached journal flusher right after, so the warehouse is whole again a few seconds later
+    and the next update finds nothing to do. An update that comes first does the same work itself."""
+    from evaluation.engine import plan
+    from evaluation.engine.stages import STAGES
+
+    consequence = Consequence()
+    analytics, report = STAGES["analytics"], STAGES["report"]
+    for benchmark in sorted(set(benchmarks) & set(plan.benchmarks(world))):
+        if plan.stale(world, analytics, benchmark) is not None:
+            consequence.results.append(analytics.reconcile_partition(world, benchmark))
+    if consequence.results:
+        for partition in plan.partitions(world, "report"):
+            if plan.stale(world, report, partition) is not None:
+                consequence.results.append(report.reconcile_partition(world, partition))
+    world.index.flush()
+    return consequence

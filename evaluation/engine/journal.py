@@ -31,7 +31,9 @@ def append(home: Home, consequence: Any) -> Path | None:
     events: list[dict[str, Any]] = []
     observations: list[dict[str, Any]] = []
     for result in consequence.results:
-        if not (result.recomputed or result.output_changed or result.stage == "signatures"):
+        # A recomputed benchmark-wide partition is recorded even when its output came out the same: Dagster
+        # compares its provenance with the parents' newer versions.
+        if not (result.recomputed or result.output_changed or result.stage in ("signatures", "analytics", "report")):
             continue
         if result.stage == "scores":
             observations.append({"input": "reviews", "partition": result.partition,

@@ -205,9 +205,10 @@ class World:
         out: dict[str, list[str]] = defaultdict(list)
         for table in ("decisions", "revocations", "approvals"):
             for code in self._codes_with_events(table, benchmark) & wanted:
-                out[code].extend(f"{table}/{n}" for n in self.event_names(table, benchmark, code)
-                                 if n.startswith(prefix))
-        return out
+                found = [f"{table}/{n}" for n in self.event_names(table, benchmark, code) if n.startswith(prefix)]
+                if found:   # another system's first event on the code changes nothing here
+                    out[code].extend(found)
+        return dict(out)
 
     def _codes_with_events(self, table: str, benchmark: str) -> set[str]:
         cache: dict[Any, Any] = self.__dict__.setdefault("_event_codes", {})

@@ -6,7 +6,9 @@ benchmark, an update, imported answers, another update — which said "up to dat
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import time
 from pathlib import Path
 
@@ -17,6 +19,24 @@ from tests.acceptance.project import Project, inheritance_etalon, last_line
 REPO = Path(__file__).resolve().parents[2]
 GK3 = REPO / "corpus" / "sample" / "ru" / "html" / "gk-part3.html"
 UP_TO_DATE = "nothing to materialise: everything is up to date"
+
+
+def wait_for_flusher(home: Path, timeout: float = 180) -> None:
+    """Until the detached flusher an act started has recorded the journal and let go of its lock."""
+    journal = home / "state" / "journal"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(journal.glob("*.json")):
+            fd = os.open(journal / ".flush.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+        time.sleep(0.3)
+    raise AssertionError(f"the journal flusher did not finish within {timeout} s")
 
 
 @pytest.fixture
@@ -60,6 +80,15 @@ def test_a_decision_is_in_the_scores_when_the_command_returns(project: Project) 
     assert decided.returncode == 0, project.history[-1]
     after = project.query("SELECT open_items FROM eval.scores WHERE is_current AND system = 'imp-a'")[0][0]
     assert after == before - 1
+
+
+def test_what_a_decision_leaves_stale_is_completed_in_the_background_so_the_next_update_has_nothing_to_do(
+        project: Project) -> None:
+    project.write_etalon(inheritance_etalon("NAS-01"))
+    project.import_answers("imp-a", [{"code": "NAS-01", "text": "Наследство принято (ст. 1153 ГК РФ)."}])
+    item = next(i for i in project.review_items() if i["target"] == "conclusion")
+    assert project.etalon("review", "decide", item["id"], "correct", "--by", "Ирина").returncode == 0
+    wait_for_flusher(project.home)
     assert last_line(project.etalon("update").stdout) == UP_TO_DATE
 
 
@@ -69,11 +98,7 @@ def test_a_decision_reaches_dagster_as_a_materialisation_of_its_scores_partition
     item = project.review_items()[0]
     assert project.etalon("review", "decide", item["id"], json.loads(json.dumps(item["options"]))[0],
                           "--by", "Ирина").returncode == 0
-    journal = project.home / "state" / "journal"
-    deadline = time.monotonic() + 120
-    while any(journal.glob("*.json")) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert not any(journal.glob("*.json")), "the detached flusher recorded the act in Dagster"
+    wait_for_flusher(project.home)
     from tests.engine.dagster_view import materialised_partitions
 
     assert materialised_partitions(project.home, "scores")

@@ -162,6 +162,7 @@ def test_a_second_reviewer_does_not_see_the_first_review_and_a_split_goes_to_an_
 ) -> None:
     bench = home / "etalons" / "sample" / "benchmark.yaml"
     bench.write_text(bench.read_text(encoding="utf-8") + "review: {reviewers: 2}\n", encoding="utf-8")
+    assert harness.etalon(home, "update").returncode == 0   # benchmark.yaml is an input, as the etalons are
     with harness.serve(home) as server:
         sign_in(page, server, "elena")
         item = _queue_row(page, server, "RO-LOC-01", "demo-medium")

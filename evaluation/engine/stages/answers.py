@@ -59,13 +59,16 @@ class AnswersStage:
                         continue   # imported for an older question: it does not answer the current one
                     basis = {k: item.get(k) for k in ("text", "sources", "confidence", "status", "error")}
                     cells.append(Cell(row.code, row.version, int(item["attempt"]),
-                                      digest(VERSION, "import", row.question_version, basis),
+                                      digest(VERSION, "import", row.question_version, int(item["attempt"]), basis),
                                       payload=(row, etalon, item)))
         else:
             for row, etalon in world.current_etalons(part.shard):
                 for attempt in range(1, system.attempts + 1):
                     cells.append(Cell(row.code, row.version, attempt,
-                                      digest(VERSION, "ask", row.question_version, request_settings(system, attempt)),
+                                      # The attempt is part of the request (each is its own sample), so two
+                                      # attempts with the same parameters are never one answer.
+                                      digest(VERSION, "ask", row.question_version, attempt,
+                                             request_settings(system, attempt)),
                                       payload=(row, etalon, None)))
         return cells
 
@@ -102,7 +105,8 @@ class AnswersStage:
             old = reusable.get(cell.input_hash)
             if old is not None:   # the same question asked the same way, for an earlier version: no call
                 copied = AnswerRow(**{**{k: old.get(k) for k in AnswerRow.__dataclass_fields__},
-                                      "version": row.version, "code": row.code, "benchmark": row.benchmark})
+                                      "version": row.version, "code": row.code, "benchmark": row.benchmark,
+                                      "attempt": cell.attempt})
                 out[cell.key] = _computed(copied)
             else:
                 to_ask.append(cell)
