@@ -1,7 +1,7 @@
 """A signature written into the lake by hand never counts: only rows `etalon sign` made verify.
 
-The attacks are the probe's: a Parquet file dropped into `lake/signatures/` signed "Forger", a real
-signature file rewritten with another signer or time, a forger who copies a genuine row's HMAC, or who
+The attacks are the probe's: a signature event file (or a Parquet file) dropped into `lake/signatures/` signed
+"Forger", a real signature file rewritten with another signer or time, a forger who copies a genuine row's HMAC, or who
 signs with a key of their own. The etalon is signed through the `sign` action against a corpus ingested
 into the lake, with the key file the warehouse makes on first use.
 """
@@ -15,8 +15,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from pipelines.actions import sign
 
+from app.actions import sign
 from corpus.sources import Source
 from corpus.store import refresh_source
 from etalons.keys import KEY_ENV, key_path, signing_key
@@ -52,7 +52,10 @@ def _verify(home: Home) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any]
 
 
 def _drop(home: Home, name: str, rows: list[dict[str, Any]]) -> None:
-    pq.write_table(pa.Table.from_pylist(rows), Lake(home.lake).table_dir("signatures") / f"{name}.parquet")
+    """Write each row as a signature event file beside the genuine one, as a forger with file access would."""
+    folder = Lake(home.lake).table_dir("signatures") / "ru-test" / "NAS-01"
+    for i, row in enumerate(rows):
+        (folder / f"{name}{i}.json").write_text(json.dumps(row, ensure_ascii=False), encoding="utf-8")
 
 
 def _genuine(home: Home) -> dict[str, Any]:
@@ -73,13 +76,21 @@ def test_the_signature_holds_the_text_of_each_cited_article_as_signed(home: Home
     assert snapshot[0]["text"].startswith("1. Для приобретения наследства наследник должен его принять.")
 
 
-def test_a_forged_parquet_file_in_the_signatures_folder_is_rejected(home: Home) -> None:
+def test_a_forged_signature_file_in_the_signatures_folder_is_rejected(home: Home) -> None:
     genuine = _genuine(home)
     _drop(home, "f0rged", [{"benchmark": genuine["benchmark"], "code": "NAS-01", "version": genuine["version"],
                             "signed_by": FORGED, "signed_at": "2030-01-01T00:00:00+00:00"}])
     valid, rejected = _verify(home)
     assert [r["signed_by"] for r in valid] == ["Анна Сергеевна Воронцова"]
     assert [(r["signed_by"], why.split(":")[0]) for r, why in rejected] == [(FORGED, "no HMAC")]
+
+
+def test_a_parquet_file_dropped_into_the_signatures_folder_is_not_read_as_a_signature(home: Home) -> None:
+    genuine = _genuine(home)
+    forged = {**genuine, "signed_by": FORGED}
+    pq.write_table(pa.Table.from_pylist([forged]), Lake(home.lake).table_dir("signatures") / "f0rged.parquet")
+    valid, rejected = _verify(home)
+    assert ([r["signed_by"] for r in valid], rejected) == (["Анна Сергеевна Воронцова"], [])
 
 
 def test_a_forgery_copying_a_genuine_rows_hmac_is_rejected(home: Home) -> None:
@@ -90,9 +101,9 @@ def test_a_forgery_copying_a_genuine_rows_hmac_is_rejected(home: Home) -> None:
 
 def test_a_genuine_signature_file_with_its_time_rewritten_is_rejected(home: Home) -> None:
     [file] = Lake(home.lake).files("signatures")
-    table = pq.read_table(file)
-    pq.write_table(table.set_column(table.schema.get_field_index("signed_at"), "signed_at",
-                                    pa.array(["2020-01-01T00:00:00+00:00"])), file)
+    row = json.loads(Path(file).read_text(encoding="utf-8"))
+    Path(file).write_text(json.dumps({**row, "signed_at": "2020-01-01T00:00:00+00:00"}, ensure_ascii=False),
+                          encoding="utf-8")
     valid, [(row, why)] = _verify(home)
     assert (valid, row["signed_at"], why.startswith("HMAC does not match")) == ([], "2020-01-01T00:00:00+00:00",
                                                                                 True)

@@ -1,7 +1,6 @@
 """The scale generator at a small size: deterministic, and its output ingests and evaluates end to end.
 
-The evaluation goes through the same domain functions the Dagster assets call (benchmarks/orchestration.py's
-plain side), so a generator change that breaks ingestion, etalon loading, citation resolution or scoring fails
+The evaluation goes through the engine's reconcile as plain functions (the same one the Dagster assets run), so a generator change that breaks ingestion, etalon loading, citation resolution or scoring fails
 here in seconds rather than in a benchmark hours later.
 """
 
@@ -20,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from generate import FORMATS, Scale, generate, plan, scale_for, system_id  # noqa: E402
-from orchestration import plain_cells, plain_inputs  # noqa: E402
 
 from corpus.ingest import parse_path  # noqa: E402
+from evaluation.engine.run import update  # noqa: E402
 from corpus.model import Document, IngestError  # noqa: E402
 from warehouse.home import resolve_home  # noqa: E402
 from warehouse.lake import Lake  # noqa: E402
@@ -58,7 +57,7 @@ def evaluated(generated: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
         Lake(home.lake).ensure_schemas()
         for answers in sorted((generated / "answers").glob("*.jsonl")):
             import_answers(home, answers, answers.stem)
-        plain_cells(home, plain_inputs(home))
+        update(home)
         yield Lake(home.lake)
 
 
