@@ -165,7 +165,9 @@ def test_a_second_reviewer_does_not_see_the_first_review_and_a_split_goes_to_an_
     assert harness.etalon(home, "update").returncode == 0   # benchmark.yaml is an input, as the etalons are
     with harness.serve(home) as server:
         sign_in(page, server, "elena")
-        item = _queue_row(page, server, "RO-LOC-01", "demo-medium")
+        # branch:2 is the element nobody has reviewed (the sample reviewer decided the cell's others, which
+        # now wait for a second review of their own)
+        item = _cell_id(page, server, "demo-medium", "RO-LOC-01") + "branch:2"
         _open_item(page, server, item)
         page.fill("#note", "treated in the second paragraph")
         page.keyboard.press("Escape")                      # out of the note: keys decide again
