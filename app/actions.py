@@ -112,14 +112,21 @@ def import_answers(home: Home, path: Path, system_id: str) -> ImportSummary:
     rows = {(r["code"], r["attempt"]): {k: r.get(k) for k in fields}
             for r in lake.read("imported_answers", system_id).to_pylist()}
     at = now()
+    changed = False
     for answer in result.answers:
-        rows[(answer.code, answer.attempt)] = ImportedAnswerRow(
+        key = (answer.code, answer.attempt)
+        row = ImportedAnswerRow(
             system=system_id, code=answer.code, attempt=answer.attempt, text=answer.text,
             sources=json.dumps(list(answer.sources), ensure_ascii=False),
             question_version=etalons[answer.code].question_version if answer.code in etalons else None,
             confidence=getattr(answer, "confidence", None), status=answer.status, error=answer.error,
             file=str(path), line=_line(answer.passport), imported_at=at).__dict__
-    if result.answers:
+        before = rows.get(key)
+        if before is not None and {**before, "imported_at": at} == row:
+            continue   # the same answer again: kept as it was, so nothing downstream looks changed
+        rows[key] = row
+        changed = True
+    if changed:
         lake.write("imported_answers", (system_id,), sorted(rows.values(), key=lambda r: (r["code"], r["attempt"])))
     return ImportSummary(len(result.answers), tuple(str(e) for e in result.errors))
 

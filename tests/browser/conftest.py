@@ -50,20 +50,16 @@ def find_chromium() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     executable = find_chromium()
     if executable is None:
         pytest.skip("needs Chromium: apt-get install -y chromium (or set ETALON_CHROMIUM to its path)")
+    playwright = request.getfixturevalue("playwright_driver")   # the session's one driver (tests/conftest.py)
+    launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
     try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("needs the playwright package: pip install -e '.[dev]'")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+        yield launched
+    finally:
+        launched.close()
 
 
 @pytest.fixture

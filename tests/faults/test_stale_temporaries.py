@@ -31,6 +31,7 @@ HOURS_AGO = time.time() - 3 * 3600
 KILLED_LAKE_WRITE = """
 import sys, time
 import pyarrow.parquet as pq
+from tests.rows import row
 from warehouse.lake import Lake
 
 def hang(table, where, **options):
@@ -40,7 +41,7 @@ def hang(table, where, **options):
     time.sleep(600)
 
 pq.write_table = hang
-Lake(sys.argv[1]).write("corpus_units", ("docs",), [{"doc_id": "x", "path": "1"}])
+Lake(sys.argv[1]).write("corpus_units", ("docs",), [row("corpus_units", doc_id="x", path="1")])
 """
 
 LOCKED_WRITER = """

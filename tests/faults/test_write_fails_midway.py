@@ -9,11 +9,12 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
+from tests.rows import row
 from warehouse.catalog import memory_catalog
 from warehouse.lake import Lake
 
-ROW = {"system": "s", "benchmark": "b", "code": "C-01", "version": "v1", "question_version": "q1",
-       "attempt": 1, "text": "old", "status": "ok"}
+ROW = row("answers", system="s", benchmark="b", code="C-01", version="v1", question_version="q1", attempt=1,
+          text="old", status="ok")
 
 
 def _disk_full_after_some_bytes(monkeypatch: pytest.MonkeyPatch) -> None:

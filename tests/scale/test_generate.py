@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from generate import FORMATS, Scale, generate, plan, scale_for, system_id  # noqa: E402
 
 from corpus.ingest import parse_path  # noqa: E402
-from evaluation.engine.run import update  # noqa: E402
 from corpus.model import Document, IngestError  # noqa: E402
+from evaluation.engine.run import update  # noqa: E402
 from warehouse.home import resolve_home  # noqa: E402
 from warehouse.lake import Lake  # noqa: E402
 

@@ -7,14 +7,16 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
+from tests.rows import row
 from tests.warehouse.conftest import every_file
 from warehouse.lake import Lake
 from warehouse.schemas import SCHEMAS
+from warehouse.tables import TABLES
 
 
 def _answer(code: str, system: str, text: str = "old") -> dict[str, Any]:
-    return {"system": system, "benchmark": "b", "code": code, "version": "v1", "question_version": "q1",
-            "attempt": 1, "text": text, "status": "ok"}
+    return row("answers", system=system, benchmark="b", code=code, version="v1", question_version="q1", attempt=1,
+               text=text, status="ok")
 
 
 def _texts(lake: Lake, *key: str) -> list[str]:
@@ -57,13 +59,13 @@ def test_keys_lists_each_written_partition_by_its_original_key(lake: Lake, key: 
 
 
 def test_an_unpartitioned_table_is_one_partition_read_without_a_key(lake: Lake) -> None:
-    lake.write("benchmarks", (), [{"id": "b", "name": "Bench"}])
+    lake.write("benchmarks", (), [row("benchmarks", id="b", name="Bench")])
     assert ([r["name"] for r in lake.read("benchmarks").to_pylist()], lake.keys("benchmarks")) == (["Bench"], [("all",)])
 
 
 def test_each_appended_event_is_a_new_partition_and_none_is_overwritten(lake: Lake) -> None:
-    first = lake.append_event("signatures", {"code": "C-01", "signed_by": "ana"})
-    second = lake.append_event("signatures", {"code": "C-01", "signed_by": "ion"})
+    first = lake.append_event("signatures", ("b", "C-01"), row("signatures", code="C-01", signed_by="ana"))
+    second = lake.append_event("signatures", ("b", "C-01"), row("signatures", code="C-01", signed_by="ion"))
     signers = sorted(r["signed_by"] for r in lake.read_all("signatures").to_pylist())
     assert (first != second, signers) == (True, ["ana", "ion"])
 
@@ -76,7 +78,8 @@ def test_ensure_schemas_gives_every_table_a_typed_empty_file_that_is_not_a_parti
 def test_ensure_schemas_twice_leaves_exactly_one_schema_file_per_table(lake: Lake) -> None:
     lake.ensure_schemas()
     lake.ensure_schemas()
-    assert every_file(lake) == sorted(f"{table}/_schema.parquet" for table in SCHEMAS)
+    # human events (signatures, decisions, ...) are JSON files, so their table's schema file is JSON too
+    assert every_file(lake) == sorted(f"{t}/_schema.{'json' if TABLES[t].events else 'parquet'}" for t in SCHEMAS)
 
 
 @pytest.mark.parametrize("written", [True, False], ids=["written", "never written"])

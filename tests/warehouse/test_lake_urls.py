@@ -9,9 +9,10 @@ import pyarrow.fs as pafs
 import pytest
 from pyarrow._fs import _MockFileSystem
 
+from tests.rows import row
 from warehouse.lake import Lake
 
-ROW = {"system": "s1", "code": "C-01", "attempt": 1, "text": "hi"}
+ROW = row("answers", system="s1", code="C-01", attempt=1, text="hi")
 
 
 class _Recording(pafs.FileSystemHandler):  # type: ignore[misc]  # pyarrow ships no stubs

@@ -37,14 +37,12 @@ def server(home: Path) -> Iterator[harness.Server]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
     if not harness.CHROMIUM.exists():
         pytest.skip("headless Chromium is not installed (apt-get install chromium)")
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="the dev extras (playwright) are not installed")
-    with playwright_api.sync_playwright() as playwright:
-        launched = harness.launch_browser(playwright)
-        yield launched
-        launched.close()  # type: ignore[attr-defined]
+    launched = harness.launch_browser(request.getfixturevalue("playwright_driver"))   # the session's one driver
+    yield launched
+    launched.close()  # type: ignore[attr-defined]
 
 
 def _person_at_a_browser(browser: Any) -> Iterator[Any]:
