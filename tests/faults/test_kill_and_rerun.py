@@ -55,7 +55,7 @@ def test_a_killed_update_resumed_loses_doubles_and_repays_nothing(project: Proje
         project.write_systems(server.base_url, server.base_url, attempts=ATTEMPTS, concurrency=1)
         _kill_update_after(project, server, killed_after)
         server.latency_s = 0.0
-        done = project.refresh("2")
+        done = project.refresh()
         assert done.returncode == 0, done.stderr[-2000:]
         sut_calls = request_counts(server, "sut-model")
         judge_calls = request_counts(server, "judge-model")
