@@ -24,7 +24,7 @@ from evaluation.report.common import (
     section,
     table,
 )
-from evaluation.report.format import MIN_N, esc, interval, missing, num, p_value, pct, signed
+from evaluation.report.format import MIN_N, esc, interval, missing, num, p_value, pct, signed, words
 from evaluation.report.svg import (
     IntervalRow,
     ReliabilityPoint,
@@ -152,7 +152,7 @@ def _slices(board: Board, systems: list[str]) -> str:
            "little, and a single etalon gives no interval at all.</p>")
     if single:
         out += "<p class='note'>Shared by every etalon of this board: " + "; ".join(
-            f"{esc(d)} {esc(v[0])}" for d, v in single if v) + ".</p>"
+            f"{esc(words(d))} {esc(words(v[0]))}" for d, v in single if v) + ".</p>"
     if not dimensions:
         return out
     for chunk in _chunks(systems):
@@ -160,10 +160,10 @@ def _slices(board: Board, systems: list[str]) -> str:
             f"<th scope='col' class='num name'>{esc(s)}</th>" for s in chunk)
         body = []
         for dim, values in dimensions:
-            body.append(f"<tr class='group'><th scope='rowgroup' colspan='{len(chunk) + 1}'>{esc(dim)}</th></tr>")
+            body.append(f"<tr class='group'><th scope='rowgroup' colspan='{len(chunk) + 1}'>{esc(words(dim))}</th></tr>")
             for value in values:
                 cells = "".join(_slice_cell(lookup.get((dim, value, s))) for s in chunk)
-                body.append(f"<tr><th scope='row' class='text'>{esc(value)}</th>{cells}</tr>")
+                body.append(f"<tr><th scope='row' class='text'>{esc(words(value))}</th>{cells}</tr>")
         out += f"<table class='slices'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     return out
 

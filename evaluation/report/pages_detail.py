@@ -25,7 +25,7 @@ from evaluation.report.common import (
     text,
     verdict_badge,
 )
-from evaluation.report.format import MIN_N, esc, interval, missing, num
+from evaluation.report.format import MIN_N, esc, interval, missing, num, words
 from evaluation.report.rules import deciding_rule, parse_components, parse_notes
 
 ROOT = "../"
@@ -151,7 +151,7 @@ def _answer_block(score: Row, answer: Row | None, boards: Sequence[Board], links
             f"<p>Score <strong>{esc(num(score.get('score')))}</strong> — <span class='rule'>{esc(rule)}</span></p>")
     components = parse_components(score.get("components"))
     if components:
-        head += table([{"name": k, "points": v} for k, v in components.items()], [
+        head += table([{"name": words(k), "points": v} for k, v in components.items()], [
             Column("Component", text("name")), Column("Points", number("points"), True)], "components")
     if open_items:
         head += "<p>Waiting for a human:</p><ul class='notes'>" + "".join(

@@ -127,6 +127,18 @@ def test_judge_agreement_is_shown_with_its_disagreements(site: dict[str, str]) -
     assert "judge-agreement-bars" in judge and "Where they disagree" in judge
 
 
+def test_lawyers_agreement_is_shown_from_their_independent_reviews(site: dict[str, str]) -> None:
+    judge = site["index.html"].split("id='judge-agreement'")[1].split("</section>")[0]
+    lawyers = judge.split("id='lawyers-agreement'")[1]
+    # Four elements reviewed by two lawyers, who agree on three.
+    assert "<td class='num'>4</td><td class='num'>2</td><td class='num'>75%</td>" in lawyers
+
+
+def test_without_double_reviews_the_lawyers_part_says_how_to_get_them() -> None:
+    html = render_site(from_scores(sample_scores(), passport={"systems": {}}))["index.html"]
+    assert "No element has been reviewed independently by two lawyers yet" in html
+
+
 def test_without_a_judge_the_section_says_why() -> None:
     html = render_site(from_scores(sample_scores(), passport={"systems": {}}))["index.html"]
     judge = html.split("id='judge-agreement'")[1].split("</section>")[0]
