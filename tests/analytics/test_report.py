@@ -157,6 +157,11 @@ def test_a_system_page_lists_its_cells_per_board(site: dict[str, str]) -> None:
     assert site[name].count("<section id='board-") == 2
 
 
+def test_a_system_page_shows_the_confidence_it_stated_only_when_it_stated_one(site: dict[str, str]) -> None:
+    assert ">Stated confidence</th>" in site["systems/alpha.html"]
+    assert ">Stated confidence</th>" not in site["systems/beta.html"]
+
+
 @pytest.mark.parametrize(
     ("verdict", "score", "notes", "expected"),
     [
