@@ -1,6 +1,7 @@
 """Calibration from the answers' own confidence, through the real commands: imported answers that state a
 confidence fill eval.calibration and the report's calibration part; a changed confidence re-scores its cell;
 a confidence that is not a probability is refused with the file, the line and the field, and the rest imported.
+The same story has two lawyers review the same elements, and the report measures their agreement.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ CODES = ("ACC-01", "ACC-02", "ACC-03", "ACC-04")
 FIRST = {"ACC-01": 0.9, "ACC-02": 0.8, "ACC-03": 0.3, "ACC-04": 0.2}
 SECOND = {**FIRST, "ACC-03": 0.95}
 SIGNER = "Пётр Ильич Рябов"
+LAWYERS = ("Анна Воронцова", "Мария Ионеску")
 
 
 def _answers(confidence: dict[str, float]) -> list[dict[str, Any]]:
@@ -53,6 +55,13 @@ def build_story(make: Callable[..., Project]) -> Story:
     bad.write_text(f'{{"code": "ACC-01", "text": "{RIGHT}", "confidence": 0.5}}\n'
                    f'{{"code": "ACC-02", "text": "{RIGHT}", "confidence": 1.7}}\n', encoding="utf-8")
     results["bad"] = project.etalon("answers", "import", str(bad), "--system", "sys-a", "--no-update")
+    conclusions = sorted((i for i in project.review_items() if i["target"] == "conclusion"), key=lambda i: i["code"])
+    for item, (first, second) in zip(conclusions, (("correct", "correct"), ("correct", "partial")), strict=False):
+        for lawyer, value in ((LAWYERS[0], first), (LAWYERS[1], second)):
+            results[f"decide {item['code']} {lawyer}"] = project.etalon("review", "decide", item["id"], value,
+                                                                        "--by", lawyer)
+    results["after review"] = project.etalon("update")
+    rows["reviewed report"] = (project.home / "report" / "index.html").read_text(encoding="utf-8")
     return Story(project, results, rows)
 
 
@@ -95,3 +104,12 @@ def test_a_confidence_outside_0_to_1_names_file_line_and_field_and_the_rest_is_i
     result = calibration.results["bad"]
     assert "bad.jsonl:2: confidence: expected a probability from 0 to 1" in result.stderr
     assert "imported 1 answer(s) for sys-a; 1 line(s) rejected" in result.stdout
+
+
+def test_two_lawyers_reviewing_the_same_elements_are_measured_in_the_report(calibration: Story) -> None:
+    decided = {k: r.returncode for k, r in calibration.results.items() if k.startswith(("decide", "after review"))}
+    assert len(decided) == 5 and set(decided.values()) == {0}, decided
+    lawyers = calibration.rows["reviewed report"].split("id='lawyers-agreement'")[1].split("</section>")[0]
+    # two conclusions reviewed by both lawyers, who agree on one
+    assert "<td class='text'>conclusion</td><td class='num'>2</td><td class='num'>2</td><td class='num'>50%</td>" \
+        in lawyers
