@@ -251,13 +251,19 @@ def _pass_at_k(board: Board, links: Links) -> str:
 
 def _calibration(board: Board, links: Links) -> str:
     frame = board.table("calibration")
+    stated = "confidence" in board.scores.columns and board.scores["confidence"].is_not_null().any()
+    if frame.is_empty() and stated:
+        return ("<p class='note'>Answers state a confidence, but none on a signed etalon with a verdict: "
+                "calibration, like the ranking, counts signed etalons only. It appears once their etalons are "
+                "signed (<code>etalon sign</code>).</p>")
     if frame.is_empty():
         return ("<p class='note'>No system stated a confidence with its answers, so there is no calibration to "
                 "show. Imported answers carry one in the optional <code>confidence</code> field (a number from 0 "
                 "to 1); a system of kind <code>openai</code> reports one when its entry in "
                 "<code>systems.yaml</code> sets <code>confidence: json</code> or <code>confidence: logprobs</code>."
                 "</p>")
-    out = ("<p class='note'>Whether a system's own confidence can decide when to hand a question to a lawyer. "
+    out = ("<p class='note'>Whether a system's own confidence can decide when to hand a question to a lawyer, "
+           "over its answers on signed etalons. "
            "The Brier score is the mean squared gap between the stated confidence and the outcome (a positive "
            "verdict): 0 is perfect, 0.25 is what always saying 50% earns. Keeping only answers stated at or above "
            "a threshold keeps that share of answers (coverage) with that share of them not positive (risk).</p>")

@@ -122,6 +122,13 @@ def test_calibration_says_why_it_is_absent_without_confidences(site: dict[str, s
     assert "No system stated a confidence" in stielegi
 
 
+def test_confidences_on_unsigned_etalons_only_are_said_to_wait_for_signatures() -> None:
+    scores = sample_scores().filter(pl.col("methodology") == "lesto").with_columns(pl.lit(True).alias("indicative"))
+    html = render_site(from_scores(scores))["index.html"]
+    calibration = html.split("-calibration'")[1].split("</section>")[0]
+    assert "counts signed etalons only" in calibration and "No system stated" not in calibration
+
+
 def test_judge_agreement_is_shown_with_its_disagreements(site: dict[str, str]) -> None:
     judge = site["index.html"].split("id='judge-agreement'")[1].split("</section>")[0]
     assert "judge-agreement-bars" in judge and "Where they disagree" in judge
