@@ -71,15 +71,25 @@ def _sign_sample(home: Home, lake: Lake, echo: Callable[[str], None]) -> None:
 
 
 def leaderboard_text(home: Home) -> str:
+    """The leaderboard, one block of rows per benchmark and methodology: a lesto score and a stielegi score are
+    points on two different rubrics, so a system's mean over both (eval.leaderboard's row where a benchmark
+    mixes them) is never printed. The figures are the report's boards (evaluation.report.boards)."""
+    from evaluation.report import ReportData, boards
+    from warehouse.catalog import query
+
     con = connect(home.catalog)
     try:
-        rows = con.execute("""
-            SELECT benchmark, system, n, round(mean_score, 1), round(ci_low, 1), round(ci_high, 1),
-                   positive, partial, negative, needs_input
-            FROM eval.leaderboard ORDER BY benchmark, mean_score DESC NULLS LAST""").fetchall()
+        data = ReportData(scores=query(con, "SELECT * FROM eval.scores WHERE is_current"),
+                          views={"leaderboard": query(con, "SELECT * FROM eval.leaderboard")})
     finally:
         con.close()
-    header = ("benchmark", "system", "n", "mean", "ci_low", "ci_high", "pos", "part", "neg", "open")
-    table = [header, *[tuple("" if v is None else str(v) for v in r) for r in rows]]
+    header = ("benchmark", "methodology", "system", "n", "mean", "ci_low", "ci_high", "pos", "part", "neg", "open")
+    table: list[tuple[str, ...]] = [header]
+    for board in boards(data):
+        for row in board.table("leaderboard").iter_rows(named=True):
+            table.append(tuple("" if v is None else str(round(v, 1) if isinstance(v, float) else v) for v in (
+                board.benchmark, board.methodology, row["system"], row["n"], row["mean_score"], row["ci_low"],
+                row["ci_high"], row["positive"], row["partial"], row["negative"], row["needs_input"])))
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in table)
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in table]
+    return "\n".join(lines)

@@ -138,7 +138,7 @@ def page(title: str, body: str, root: str = "", subtitle: str = "") -> str:
     """A whole page; `root` is "" for index.html and "../" for the pages in systems/ and etalons/."""
     nav = (f"<nav class='top'>{link(root + 'index.html', 'Report')} · "
            f"{link(root + 'index.html#systems', 'Systems')} · {link(root + 'index.html#etalons', 'Etalons')} · "
-           f"{link(root + 'index.html#judge-agreement', 'Judge')} · "
+           f"{link(root + 'index.html#judge-agreement', 'Agreement')} · "
            f"{link(root + 'index.html#passport', 'Passport')}</nav>")
     head = f"<h1>{esc(title)}</h1>" + (f"<p class='lead'>{esc(subtitle)}</p>" if subtitle else "")
     template = Template(TEMPLATE.read_text(encoding="utf-8"))

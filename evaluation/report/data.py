@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,6 +35,7 @@ class ReportData:
     answers: pl.DataFrame = field(default_factory=pl.DataFrame)    # eval.answers of the current questions
     citations: pl.DataFrame = field(default_factory=pl.DataFrame)  # eval.citations of those answers
     review: pl.DataFrame = field(default_factory=pl.DataFrame)     # eval.review: what waits for a human
+    lawyers: pl.DataFrame = field(default_factory=pl.DataFrame)    # agreement between lawyers (lawyers_agreement)
     judgments: int = 0                          # rows in eval.judgments
     decisions: int = 0                          # rows in eval.decisions
     judge_models: tuple[str, ...] = ()
@@ -62,6 +63,12 @@ def read(con: duckdb.DuckDBPyConnection) -> ReportData:
         SELECT c.* FROM eval.citations c
         JOIN eval.answers a USING (system, code, version, attempt)
         JOIN bench.etalons e ON a.code = e.code AND a.question_version = e.question_version""")
+    # Only targets two different people reviewed can show agreement: the rest of the log is not read.
+    reviewed_twice = _try(con, """
+        SELECT d.* FROM eval.decisions d JOIN (
+            SELECT system, code, version, attempt, target FROM eval.decisions
+            WHERE revoked_at IS NULL AND coalesce(kind, 'decision') = 'decision' GROUP BY ALL
+            HAVING count(DISTINCT lower(trim(decided_by))) >= 2) USING (system, code, version, attempt, target)""")
     counts = _try(con, "SELECT (SELECT count(*) FROM eval.judgments) AS j, (SELECT count(*) FROM eval.decisions) AS d")
     models = _try(con, "SELECT DISTINCT judge_model FROM eval.judgments WHERE judge_model IS NOT NULL ORDER BY 1")
     return ReportData(
@@ -72,11 +79,37 @@ def read(con: duckdb.DuckDBPyConnection) -> ReportData:
         answers=answers,
         citations=citations,
         review=_try(con, "SELECT * FROM eval.review"),
+        lawyers=lawyers_agreement(reviewed_twice),
         judgments=int(counts["j"][0]) if counts.height else 0,
         decisions=int(counts["d"][0]) if counts.height else 0,
         judge_models=tuple(models["judge_model"].to_list()) if models.height else (),
         overrides=_overrides(con),
     )
+
+
+_REQUIRED = ("decision_id", "system", "code", "version", "target", "decision", "decided_by", "decided_at")
+
+
+def lawyers_agreement(decisions: pl.DataFrame) -> pl.DataFrame:
+    """Agreement between lawyers per element kind, from rows of `eval.decisions`, by the same function the
+    workbench uses (`evaluation.review.lawyer_agreement`): units two or more lawyers reviewed independently,
+    the share on which they all agree, Cohen's kappa and Krippendorff's alpha. Empty when no target has two."""
+    from evaluation.records import Decision
+    from evaluation.review import lawyer_agreement
+
+    if decisions.is_empty():
+        return pl.DataFrame()
+    names = {f.name for f in fields(Decision)}
+    records = []
+    for row in decisions.iter_rows(named=True):
+        values: dict[str, Any] = {k: ("" if v is None and k in _REQUIRED else v) for k, v in row.items()
+                                  if k in names}
+        values.update({k: "" for k in _REQUIRED if k not in values})
+        values["kind"] = values.get("kind") or "decision"
+        values["attempt"] = int(values.get("attempt") or 1)
+        records.append(Decision(**values))
+    found = lawyer_agreement(records)
+    return pl.DataFrame([asdict(r) for r in found]) if found else pl.DataFrame()
 
 
 def _overrides(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, Any]] | None:
@@ -149,6 +182,8 @@ def from_scores(
         etalons = scores.group_by("benchmark", "code", maintain_order=True).agg(
             pl.col("version").last(), pl.col("methodology").last(),
             pl.when(pl.col("indicative").any()).then(pl.lit("pool")).otherwise(pl.lit("signed")).alias("status"))
+    if decisions is not None and "lawyers" not in frames:
+        frames["lawyers"] = lawyers_agreement(decisions)
     models = () if judgments is None or judgments.is_empty() else tuple(
         sorted({str(m) for m in judgments["judge_model"].to_list() if m is not None}))
     return ReportData(

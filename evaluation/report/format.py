@@ -35,8 +35,14 @@ def num(value: object, digits: int = 1) -> str:
     if isinstance(value, int):
         return f"{value:,}".replace(",", " ")
     if isinstance(value, float):
+        value = value + 0.0  # -0.0 (a penalty of nothing) is written 0.0
         return f"{value:,.{digits}f}".replace(",", " ")
     return str(value)
+
+
+def words(name: object) -> str:
+    """A field or category name as words ("next_steps" -> "next steps", "tokens_in" -> "tokens in")."""
+    return "" if name is None else str(name).replace("_", " ")
 
 
 def signed(value: object, digits: int = 1) -> str:

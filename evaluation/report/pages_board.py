@@ -24,7 +24,7 @@ from evaluation.report.common import (
     section,
     table,
 )
-from evaluation.report.format import MIN_N, esc, interval, missing, num, p_value, pct, signed
+from evaluation.report.format import MIN_N, esc, interval, missing, num, p_value, pct, signed, words
 from evaluation.report.svg import (
     IntervalRow,
     ReliabilityPoint,
@@ -152,7 +152,7 @@ def _slices(board: Board, systems: list[str]) -> str:
            "little, and a single etalon gives no interval at all.</p>")
     if single:
         out += "<p class='note'>Shared by every etalon of this board: " + "; ".join(
-            f"{esc(d)} {esc(v[0])}" for d, v in single if v) + ".</p>"
+            f"{esc(words(d))} {esc(words(v[0]))}" for d, v in single if v) + ".</p>"
     if not dimensions:
         return out
     for chunk in _chunks(systems):
@@ -160,10 +160,10 @@ def _slices(board: Board, systems: list[str]) -> str:
             f"<th scope='col' class='num name'>{esc(s)}</th>" for s in chunk)
         body = []
         for dim, values in dimensions:
-            body.append(f"<tr class='group'><th scope='rowgroup' colspan='{len(chunk) + 1}'>{esc(dim)}</th></tr>")
+            body.append(f"<tr class='group'><th scope='rowgroup' colspan='{len(chunk) + 1}'>{esc(words(dim))}</th></tr>")
             for value in values:
                 cells = "".join(_slice_cell(lookup.get((dim, value, s))) for s in chunk)
-                body.append(f"<tr><th scope='row' class='text'>{esc(value)}</th>{cells}</tr>")
+                body.append(f"<tr><th scope='row' class='text'>{esc(words(value))}</th>{cells}</tr>")
         out += f"<table class='slices'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     return out
 
@@ -251,13 +251,19 @@ def _pass_at_k(board: Board, links: Links) -> str:
 
 def _calibration(board: Board, links: Links) -> str:
     frame = board.table("calibration")
+    stated = "confidence" in board.scores.columns and board.scores["confidence"].is_not_null().any()
+    if frame.is_empty() and stated:
+        return ("<p class='note'>Answers state a confidence, but none on a signed etalon with a verdict: "
+                "calibration, like the ranking, counts signed etalons only. It appears once their etalons are "
+                "signed (<code>etalon sign</code>).</p>")
     if frame.is_empty():
         return ("<p class='note'>No system stated a confidence with its answers, so there is no calibration to "
                 "show. Imported answers carry one in the optional <code>confidence</code> field (a number from 0 "
                 "to 1); a system of kind <code>openai</code> reports one when its entry in "
                 "<code>systems.yaml</code> sets <code>confidence: json</code> or <code>confidence: logprobs</code>."
                 "</p>")
-    out = ("<p class='note'>Whether a system's own confidence can decide when to hand a question to a lawyer. "
+    out = ("<p class='note'>Whether a system's own confidence can decide when to hand a question to a lawyer, "
+           "over its answers on signed etalons. "
            "The Brier score is the mean squared gap between the stated confidence and the outcome (a positive "
            "verdict): 0 is perfect, 0.25 is what always saying 50% earns. Keeping only answers stated at or above "
            "a threshold keeps that share of answers (coverage) with that share of them not positive (risk).</p>")

@@ -25,7 +25,7 @@ from evaluation.report.common import (
     text,
     verdict_badge,
 )
-from evaluation.report.format import MIN_N, esc, interval, missing, num
+from evaluation.report.format import MIN_N, esc, interval, missing, num, pct, words
 from evaluation.report.rules import deciding_rule, parse_components, parse_notes
 
 ROOT = "../"
@@ -76,6 +76,8 @@ def system_page(system: str, scores: pl.DataFrame, boards: Sequence[Board], link
             *([Column("Attempt", number("attempt"), True, "attempt")] if many else []),
             Column("Score", number("score"), True, "score"),
             Column("Verdict", lambda r: verdict_badge(r.get("verdict"), r.get("status")), source="verdict, status"),
+            *([Column("Stated confidence", lambda r: esc(pct(r.get("confidence"))), True, "confidence")]
+              if any(not missing(r.get("confidence")) for r in cells) else []),
             Column("Rule that decided", lambda r: esc(_rule(r, boards, errors.get(
                 (system, str(r["code"]), int(r.get("attempt") or 1))))), source="notes"),
             Column("Signed", lambda r: "no (indicative)" if r.get("indicative") else "yes", source="indicative"),
@@ -151,7 +153,7 @@ def _answer_block(score: Row, answer: Row | None, boards: Sequence[Board], links
             f"<p>Score <strong>{esc(num(score.get('score')))}</strong> — <span class='rule'>{esc(rule)}</span></p>")
     components = parse_components(score.get("components"))
     if components:
-        head += table([{"name": k, "points": v} for k, v in components.items()], [
+        head += table([{"name": words(k), "points": v} for k, v in components.items()], [
             Column("Component", text("name")), Column("Points", number("points"), True)], "components")
     if open_items:
         head += "<p>Waiting for a human:</p><ul class='notes'>" + "".join(

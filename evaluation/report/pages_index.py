@@ -11,7 +11,7 @@ import polars as pl
 from evaluation.report.boards import Board
 from evaluation.report.common import Column, Links, number, page, rows, section, table, text, verdict_badge
 from evaluation.report.data import ReportData
-from evaluation.report.format import esc, link, missing, num, pct
+from evaluation.report.format import esc, link, missing, num, pct, words
 from evaluation.report.pages_board import board_section
 from evaluation.report.svg import AgreementRow, agreement_bars
 
@@ -22,7 +22,7 @@ SYSTEM_COLUMNS = 5   # the etalon list shows one verdict column per system up to
 def index_page(data: ReportData, boards: Sequence[Board], links: Links, *, title: str, generated: str) -> str:
     contents = "".join(f"<li>{link('#' + b.anchor, 'Benchmark ' + b.title)}</li>" for b in boards)
     contents += "".join(f"<li>{link('#' + anchor, name)}</li>" for anchor, name in (
-        ("judge-agreement", "Judge agreement"), ("systems", "Systems"), ("etalons", "Etalons"),
+        ("judge-agreement", "Judge and lawyers' agreement"), ("systems", "Systems"), ("etalons", "Etalons"),
         ("passport", "Evaluation passport")))
     intro = ("<p class='note'>Every mean comes with its 95% interval; systems are compared on the same etalons "
              "(exact McNemar test on verdicts, paired bootstrap on scores). Scores of different methodologies "
@@ -32,7 +32,8 @@ def index_page(data: ReportData, boards: Sequence[Board], links: Links, *, title
         section("summary", "Summary", intro + _summary(boards, links)),
         f"<nav id='contents'><h2>Contents</h2><ul>{contents}</ul></nav>",
         *[board_section(b, links) for b in boards],
-        section("judge-agreement", "Judge agreement", _judge(data, links)),
+        section("judge-agreement", "Judge and lawyers' agreement",
+                "<h3 id='judge-runs'>The judge</h3>" + _judge(data, links) + _lawyers(data)),
         section("systems", "Systems", _systems(data, links)),
         section("etalons", "Etalons", _etalons(data, links)),
         section("passport", "Evaluation passport", passport_html(data.passport)),
@@ -100,6 +101,28 @@ def _judge(data: ReportData, links: Links) -> str:
             Column("Why listed", text("reason"), source="reason"),
         ], "disagreements")
     return out
+
+
+def _lawyers(data: ReportData) -> str:
+    """Whether two lawyers reviewing the same element independently reach the same decision: the ceiling
+    any judge can be held to, and a measure of how clear the etalons' rules are."""
+    out = "<h3 id='lawyers-agreement'>Lawyers' agreement</h3>"
+    frame = data.lawyers
+    if frame.is_empty():
+        return out + ("<p class='note'>No element has been reviewed independently by two lawyers yet, so agreement "
+                      "between lawyers cannot be measured. A benchmark asks for blind double review with "
+                      "<code>review: {reviewers: 2}</code> in its <code>benchmark.yaml</code>.</p>")
+    out += ("<p class='note'>Elements that two or more lawyers reviewed independently (blind double review): the "
+            "share on which all of them gave the same decision, Cohen's κ of the first and second review of "
+            "each element, and Krippendorff's α over every review (1 perfect, 0 chance level).</p>")
+    return out + table(rows(frame), [
+        Column("Element kind", text("kind"), source="kind"),
+        Column("Elements reviewed by two or more", number("units"), True, "units"),
+        Column("Lawyers", number("reviewers"), True, "reviewers"),
+        Column("All agree", lambda r: esc(pct(r.get("agreement"))), True, "agreement"),
+        Column("κ first and second review", number("kappa", 2), True, "kappa"),
+        Column("Krippendorff's α", number("alpha", 2), True, "alpha"),
+    ], "lawyers")
 
 
 def _systems(data: ReportData, links: Links) -> str:
@@ -176,7 +199,7 @@ def passport_html(value: Any) -> str:
     if isinstance(value, Mapping):
         if not value:
             return "–"
-        items = "".join(f"<dt>{esc(k)}</dt><dd>{passport_html(v)}</dd>" for k, v in value.items())
+        items = "".join(f"<dt>{esc(words(k))}</dt><dd>{passport_html(v)}</dd>" for k, v in value.items())
         return f"<dl class='passport'>{items}</dl>"
     if isinstance(value, (list, tuple)):
         if any(isinstance(v, Mapping) for v in value):

@@ -81,8 +81,8 @@ def interval_plot(rows: Sequence[IntervalRow], plot_id: str, title: str,
             if end > start:
                 body.append(f"<rect x='{x(start):.1f}' y='{top - 14:.0f}' width='{x(end) - x(start):.1f}' "
                             f"height='{row_h * len(rows) + 14:.0f}' fill='{colour}'/>")
-                if text_width(name, 10) < x(end) - x(start) - 4:
-                    body.append(_text((x(start) + x(end)) / 2, top - 18, name, "middle", 10, "fill='#555'"))
+                if text_width(name, 11) < x(end) - x(start) - 4:
+                    body.append(_text((x(start) + x(end)) / 2, top - 18, name, "middle", 11, "fill='#555'"))
     for tick in (0, 25, 50, 75, 100):
         body.append(f"<line x1='{x(tick):.1f}' y1='{top - 14:.0f}' x2='{x(tick):.1f}' "
                     f"y2='{top + row_h * len(rows):.0f}' stroke='#ddd'/>")

@@ -57,6 +57,20 @@ def sample_scores(systems: tuple[str, ...] = ("alpha", "beta", LONG_NAME)) -> pl
     return scores_frame(rows)
 
 
+def _double_review(code: str, target: str, first: str, second: str) -> list[dict[str, Any]]:
+    """Two lawyers' independent reviews of one element (blind double review)."""
+    return [{"system": "alpha", "code": code, "version": "v1", "attempt": 1, "target": target, "decision": value,
+             "decided_by": who, "decided_at": f"2026-11-0{day}T10:00", "revoked_at": None}
+            for day, (who, value) in enumerate((("Анна Воронцова", first), ("Мария Ионеску", second)), 1)]
+
+
+# Four elements reviewed twice: the lawyers agree on three of them.
+LAWYER_DECISIONS = pl.DataFrame(
+    [*_double_review("N-02", "branch:1", "yes", "yes"), *_double_review("N-03", "branch:1", "no", "no"),
+     *_double_review("N-05", "branch:2", "yes", "yes"), *_double_review("N-06", "branch:2", "yes", "no")],
+    schema_overrides={"revoked_at": pl.Utf8})
+
+
 def sample_data(hostile: bool = False) -> ReportData:
     systems = ("alpha", "beta", LONG_NAME, HOSTILE_NAME) if hostile else ("alpha", "beta", LONG_NAME)
     scores = sample_scores(systems)
@@ -82,5 +96,6 @@ def sample_data(hostile: bool = False) -> ReportData:
     review = pl.DataFrame([{"id": "x", "system": "alpha", "code": "N-04", "version": "v1", "attempt": 1,
                             "target": "next_steps", "why": "no judge is configured: a human decides",
                             "options": "[\"yes\", \"no\"]"}])
-    return from_scores(scores, judgments=JUDGMENTS, decisions=DECISIONS, passport=PASSPORT, etalons=etalons,
+    return from_scores(scores, judgments=JUDGMENTS,
+                       decisions=pl.concat([DECISIONS, LAWYER_DECISIONS], how="diagonal_relaxed"), passport=PASSPORT, etalons=etalons,
                        answers=answers, citations=citations, sources=sources, review=review)

@@ -122,9 +122,28 @@ def test_calibration_says_why_it_is_absent_without_confidences(site: dict[str, s
     assert "No system stated a confidence" in stielegi
 
 
+def test_confidences_on_unsigned_etalons_only_are_said_to_wait_for_signatures() -> None:
+    scores = sample_scores().filter(pl.col("methodology") == "lesto").with_columns(pl.lit(True).alias("indicative"))
+    html = render_site(from_scores(scores))["index.html"]
+    calibration = html.split("-calibration'")[1].split("</section>")[0]
+    assert "counts signed etalons only" in calibration and "No system stated" not in calibration
+
+
 def test_judge_agreement_is_shown_with_its_disagreements(site: dict[str, str]) -> None:
     judge = site["index.html"].split("id='judge-agreement'")[1].split("</section>")[0]
     assert "judge-agreement-bars" in judge and "Where they disagree" in judge
+
+
+def test_lawyers_agreement_is_shown_from_their_independent_reviews(site: dict[str, str]) -> None:
+    judge = site["index.html"].split("id='judge-agreement'")[1].split("</section>")[0]
+    lawyers = judge.split("id='lawyers-agreement'")[1]
+    # Four elements reviewed by two lawyers, who agree on three.
+    assert "<td class='num'>4</td><td class='num'>2</td><td class='num'>75%</td>" in lawyers
+
+
+def test_without_double_reviews_the_lawyers_part_says_how_to_get_them() -> None:
+    html = render_site(from_scores(sample_scores(), passport={"systems": {}}))["index.html"]
+    assert "No element has been reviewed independently by two lawyers yet" in html
 
 
 def test_without_a_judge_the_section_says_why() -> None:
@@ -143,6 +162,11 @@ def test_a_system_page_lists_its_cells_per_board(site: dict[str, str]) -> None:
     name = next(p for p in site if p.startswith("systems/acme"))
     assert LONG_NAME in site[name]
     assert site[name].count("<section id='board-") == 2
+
+
+def test_a_system_page_shows_the_confidence_it_stated_only_when_it_stated_one(site: dict[str, str]) -> None:
+    assert ">Stated confidence</th>" in site["systems/alpha.html"]
+    assert ">Stated confidence</th>" not in site["systems/beta.html"]
 
 
 @pytest.mark.parametrize(

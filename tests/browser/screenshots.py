@@ -2,7 +2,8 @@
 
     python -m tests.browser.screenshots $ETALON_HOME/report docs/images
 
-writes report-leaderboard.png (the first board's leaderboard), report-slices.png (its verdicts and slices)
+writes report-leaderboard.png (the first board's leaderboard), report-slices.png (its slices),
+report-calibration.png (the first board's calibration that has one), report-system.png (the first system's page)
 and report-etalon.png (the first etalon page with a negative answer), at a laptop's 1280 px.
 """
 
@@ -31,6 +32,17 @@ def take(report: Path, out: Path) -> list[Path]:
                                ("report-slices.png", f"#{board}-slices")):
             page.locator(selector).screenshot(path=str(out / name))
             written.append(out / name)
+        calibrated = page.eval_on_selector_all("svg[id$='-reliability']", "els => els.map(e => e.id)")
+        if calibrated:
+            name = "report-calibration.png"
+            page.locator(f"#{calibrated[0].removesuffix('-reliability')}-calibration").screenshot(path=str(out / name))
+            written.append(out / name)
+        system = next(iter(sorted((report / "systems").glob("*.html"))), None)
+        if system is not None:
+            page.goto(system.as_uri())
+            page.screenshot(path=str(out / "report-system.png"), clip={"x": 0, "y": 0, "width": LAPTOP,
+                                                                          "height": 900})
+            written.append(out / "report-system.png")
         negative = next((p for p in sorted((report / "etalons").glob("*.html"))
                          if "v-neg" in p.read_text(encoding="utf-8")), None)
         if negative is not None:

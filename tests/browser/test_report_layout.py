@@ -19,9 +19,11 @@ GLOBAL_SECTIONS = ("summary", "contents", "judge-agreement", "systems", "etalons
 BOARD_PARTS = ("leaderboard", "verdicts", "slices", "paired", "pass-at-k", "calibration")
 
 # What spills: a box whose content is wider than the box, anything past the window's right edge, an SVG label
-# outside its plot or drawn smaller than 9 px, two labels of one plot on top of each other.
+# outside its plot, any text (of a plot or of the page) drawn smaller than 11 px, two labels of one plot on top
+# of each other.
 OVERFLOW_JS = """
 () => {
+  const MIN_PX = 11;
   const problems = [];
   const width = document.documentElement.clientWidth;
   const describe = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
@@ -32,7 +34,11 @@ OVERFLOW_JS = """
   for (const el of document.querySelectorAll('body *')) {
     if (el.closest('svg') || el.closest('details:not([open]) > :not(summary)')) continue;
     const style = getComputedStyle(el);
-    if (style.display === 'none' || style.display === 'inline') continue;
+    if (style.display === 'none') continue;
+    const own = [...el.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (own && parseFloat(style.fontSize) < MIN_PX)
+      problems.push('text of ' + style.fontSize + ': ' + describe(el));
+    if (style.display === 'inline') continue;
     const scrolls = ['auto', 'scroll'].includes(style.overflowX);
     if (!scrolls && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
       problems.push('content wider than its box: ' + describe(el) + ' ' + el.scrollWidth + ' > ' + el.clientWidth);
@@ -49,7 +55,7 @@ OVERFLOW_JS = """
       if (b.x < -0.5 || b.y < -0.5 || b.x + b.width > view.width + 0.5 || b.y + b.height > view.height + 0.5)
         problems.push('label cut off in #' + svg.id + ': "' + text.textContent + '"');
       const size = parseFloat(text.getAttribute('font-size')) * scale;
-      if (size < 9) problems.push('label of ' + size.toFixed(1) + ' px in #' + svg.id + ': "' + text.textContent + '"');
+      if (size < MIN_PX) problems.push('label of ' + size.toFixed(1) + ' px in #' + svg.id + ': "' + text.textContent + '"');
       for (const other of boxes)
         if (b.x < other.x + other.width - 0.5 && other.x < b.x + b.width - 0.5 &&
             b.y < other.y + other.height - 0.5 && other.y < b.y + b.height - 0.5)

@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from tests.pipeline.conftest import etalon
 
@@ -89,3 +90,16 @@ def test_analysts_query_the_catalog_while_a_run_writes(demo_home: Path, tmp_path
     assert run.returncode == 0, run.stderr[-2000:]
     assert int(queries) > 20, err
     assert int(errors) == 0, out
+
+
+def test_the_printed_leaderboard_has_a_row_per_methodology_and_never_averages_two(demo_home: Path) -> None:
+    from app.demo import leaderboard_text
+    from warehouse.home import resolve_home
+
+    header, *lines = leaderboard_text(resolve_home(demo_home)).splitlines()
+    printed = {(cells[1], cells[2]): float(cells[4]) for cells in (line.split() for line in lines)}
+    alone = query(demo_home, """SELECT methodology, system, avg(score) FROM eval.scores
+                                WHERE is_current AND NOT indicative AND status <> 'error' GROUP BY ALL""")
+    assert header.split()[:3] == ["benchmark", "methodology", "system"]
+    assert printed == pytest.approx({(m, s): mean for m, s, mean in alone}, abs=0.051)  # printed to 0.1
+    assert len(printed) == 6  # lesto and stielegi, three systems each

@@ -141,7 +141,7 @@ def test_the_demo_on_postgresql_storage_prints_a_leaderboard_of_every_sample_sys
         deployment: Deployment) -> None:
     from warehouse.home import SAMPLE_ANSWERS
 
-    systems = {line.split()[1] for line in deployment.leaderboard.splitlines()[1:]}
+    systems = {line.split()[2] for line in deployment.leaderboard.splitlines()[1:]}
     assert systems == {path.stem for path in SAMPLE_ANSWERS.glob("*.jsonl")}
 
 

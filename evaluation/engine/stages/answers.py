@@ -23,9 +23,14 @@ VERSION = stage_code.version("answers", "answers-2")
 
 
 def request_settings(system: SystemConfig, attempt: int) -> dict[str, Any]:
-    """What of a system's configuration reaches the model for one attempt (never the key, never limits)."""
-    return {"base_url": system.base_url, "model": system.model, "system_prompt": system.system_prompt,
-            "params": system.params_for(attempt)}
+    """What of a system's configuration reaches the model for one attempt (never the key, never limits), and
+    where its confidence is read from: a system switched to `confidence: json` answers again (from the
+    model-call cache) so that its reply is read anew. Left out when none, so older rows keep their inputs."""
+    settings = {"base_url": system.base_url, "model": system.model, "system_prompt": system.system_prompt,
+                "params": system.params_for(attempt)}
+    if system.confidence != "none":
+        settings["confidence"] = system.confidence
+    return settings
 
 
 def output_hash(row: AnswerRow) -> str:
