@@ -19,7 +19,7 @@ from typing import Any
 from dagster import AssetKey, DagsterInstance
 
 from evaluation.engine.plan import plan_group
-from evaluation.engine.run import prelude
+from evaluation.engine.run import InputsMissing, prelude
 from evaluation.engine.stages import GROUPS
 from evaluation.engine.world import World
 from pipelines.dagster_internals import DEFER_TAG
@@ -144,7 +144,14 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     if reaped:
         echo(f"{reaped} run(s) of a killed etalon process marked failed; their work is planned again")
     world = World.open(home)
-    for note in prelude(world):
+    try:
+        notes = prelude(world)
+    except InputsMissing as exc:
+        log = RunLog(problems=str(exc).splitlines())
+        for problem in log.problems:
+            echo(f"input problem: {problem}")
+        return log
+    for note in notes:
         echo(note)
     observe(instance, world)
     log = RunLog(problems=list(dict.fromkeys(world.problems)))

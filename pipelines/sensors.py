@@ -21,7 +21,7 @@ from dagster import (
 )
 
 from evaluation.engine.plan import plan_group
-from evaluation.engine.run import prelude
+from evaluation.engine.run import InputsMissing, prelude
 from evaluation.engine.stages import GROUPS
 from evaluation.engine.world import World
 from pipelines.dagster_internals import DEFER_TAG
@@ -48,7 +48,11 @@ def reconcile_sensor(context: SensorEvaluationContext) -> Iterator[RunRequest | 
     home = resolve_home()
     flush(context.instance, home)
     world = World.open(home)
-    prelude(world)
+    try:
+        prelude(world)
+    except InputsMissing as exc:
+        yield SkipReason(str(exc))
+        return
     observe(context.instance, world)
     for group, stages in GROUPS:
         plan = plan_group(World.open(home), group)

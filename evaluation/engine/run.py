@@ -45,13 +45,48 @@ class Summary:
         return sum(r.entry.errors for r in self.results if r.stage in ("answers", "judgments"))
 
 
+class InputsMissing(RuntimeError):
+    """The etalons folder or systems.yaml a warehouse was built from is missing or unreadable: nothing is done."""
+
+
+def missing_inputs(world: World) -> list[str]:
+    """Why this update must not run at all, in sentences (empty: it may).
+
+    A missing etalons folder or systems file is almost always a command run from another directory or a wrong
+    ETALON_ETALONS / ETALON_SYSTEMS; read as "every etalon / system removed" it would archive the whole benchmark
+    and empty the leaderboard. A systems.yaml that does not load is the same: its systems are not removed by a
+    typo. A warehouse that never had etalons or systems (a corpus ingested first) is not refused."""
+    from evaluation.systems import SystemsConfigError, load_systems
+
+    out = []
+    home = world.home
+    if not home.etalons_dir.is_dir() and world.lake.read_all("etalon_versions").num_rows:
+        out.append(f"{home.etalons_dir}: no such folder, but this warehouse holds etalons read from one; set "
+                   "ETALON_ETALONS (or run from the folder that holds etalons/): nothing was changed")
+    had_systems = world.lake.read("systems").num_rows > 0
+    if not home.systems_file.is_file():
+        if had_systems:
+            out.append(f"{home.systems_file}: no such file, but this warehouse holds systems read from one; set "
+                       "ETALON_SYSTEMS (or run from the folder that holds etalons/): nothing was changed")
+    elif had_systems:
+        try:
+            load_systems(home.systems_file)
+        except SystemsConfigError as exc:
+            out.append(f"{exc}; its systems stay as they were until it loads: nothing was changed")
+    return out
+
+
 def prelude(world: World) -> list[str]:
     """Store what later stages read of the inputs: benchmark settings, load errors, the configured systems.
 
     A warehouse written by an older Etalon is carried over first (evaluation.engine.migrate); returns what
-    that did, in sentences, for the person running the update."""
+    that did, in sentences, for the person running the update. Raises InputsMissing, before anything is
+    written, when the inputs the warehouse was built from are not there (missing_inputs)."""
     from evaluation.engine import migrate
 
+    refused = missing_inputs(world)
+    if refused:
+        raise InputsMissing("\n".join(refused))
     notes: list[str] = []
     layout = migrate.format_of(world.lake)
     if layout == 1:
@@ -111,9 +146,14 @@ def run_group(world: World, group: str, partitions: Sequence[str], force: Sequen
 def update(home: Home, echo: Callable[[str], None] = lambda _: None, lake: Any = None,
            groups: Sequence[str] | None = None) -> Summary:
     world = World.open(home, lake)
-    for note in prelude(world):
-        echo(note)
     summary = Summary()
+    try:
+        notes = prelude(world)
+    except InputsMissing as exc:
+        summary.problems = str(exc).splitlines()
+        return summary
+    for note in notes:
+        echo(note)
     for group, _ in GROUPS:
         if groups is not None and group not in groups:
             continue

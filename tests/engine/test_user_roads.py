@@ -102,3 +102,33 @@ def test_a_decision_reaches_dagster_as_a_materialisation_of_its_scores_partition
     from tests.engine.dagster_view import materialised_partitions
 
     assert materialised_partitions(project.home, "scores")
+
+
+def _scored(project: Project) -> list[tuple[object, ...]]:
+    return project.query("SELECT code, system, version, score, status FROM eval.scores WHERE is_current ORDER BY ALL")
+
+
+@pytest.mark.parametrize("mishap", ["etalons folder missing", "systems.yaml missing", "systems.yaml broken"])
+def test_an_update_whose_inputs_are_not_found_changes_nothing_and_says_which(project: Project, mishap: str) -> None:
+    project.write_etalon(inheritance_etalon("NAS-01"))
+    project.import_answers("imp-a", [{"code": "NAS-01", "text": "Наследство принято (ст. 1153 ГК РФ)."}])
+    assert project.etalon("update").returncode == 0, project.history[-1]
+    before = _scored(project)
+    etalons, systems = project.root / "etalons", project.root / "systems.yaml"
+    saved = systems.read_text(encoding="utf-8")
+    if mishap == "etalons folder missing":
+        etalons.rename(project.root / "elsewhere")
+    elif mishap == "systems.yaml missing":
+        systems.unlink()
+    else:
+        systems.write_text(saved.replace("systems:", "systems: [", 1), encoding="utf-8")
+    refused = project.etalon("update")
+    named = str(etalons) if mishap == "etalons folder missing" else "systems.yaml"
+    assert refused.returncode != 0 and named in refused.stdout + refused.stderr, project.history[-1]
+    assert "nothing was changed" in refused.stdout + refused.stderr
+    assert _scored(project) == before
+    if mishap == "etalons folder missing":
+        (project.root / "elsewhere").rename(etalons)
+    systems.write_text(saved, encoding="utf-8")
+    again = project.etalon("update")
+    assert last_line(again.stdout) == UP_TO_DATE, project.history[-1]
