@@ -1,6 +1,6 @@
 """The guarded judge: yes/no (or a grade) per element, two independent runs, literal evidence.
 
-Guards (seeds 001 and 004): the model never gives a score, only a verdict on one element; every element is
+Guards (docs/methodologies.md, "The judge"): the model never gives a score, only a verdict on one element; every element is
 judged by two separate calls with the same inputs that never see each other (the run index is in the cache
 key and shifts the `seed`, so a server can tell runs apart); every verdict other than "no" must carry a
 quote that the program finds in the answer (quotes.check_quote); the judge sees only the question, the
@@ -77,7 +77,7 @@ class GradedVerdict(BaseModel):
 
 
 class IracVerdict(BaseModel):
-    """The atomic verdict of seed 004; the two scores are properties, so they cannot contradict the flags."""
+    """The atomic verdict of the IRAC rubric (docs/methodologies.md, "irac"); the two scores are properties, so they cannot contradict the flags."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -1,4 +1,4 @@
-"""The IRAC rubric (seed 004): all-or-nothing correctness, and analysis only on top of correctness.
+"""The IRAC rubric (docs/methodologies.md, "irac"): all-or-nothing correctness, and analysis only on top of correctness.
 
 Both figures are derived by the program from the judge's atomic flags, so a judge cannot report five
 clean flags and an incorrect answer at once; a right outcome reached through a misstated fact is wrong.

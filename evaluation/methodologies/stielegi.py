@@ -1,4 +1,4 @@
-"""The ȘtieLegi methodology (seed 001): sources 50, text 50, verdict by the first matching rule.
+"""The ȘtieLegi methodology (docs/methodologies.md, "stielegi"): sources 50, text 50, verdict by the first matching rule.
 
 Sources are scored by the program alone so the half of the score that can be deterministic is; the text
 half comes from resolved judge elements. A confirmed critical error or hallucination fails the answer
