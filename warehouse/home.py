@@ -84,5 +84,5 @@ def legacy_home_hint(home: str | os.PathLike[str] | None = None, cwd: Path | Non
     if (cwd / DEFAULT_HOME).exists() or not ((old / "lake").is_dir() or (old / "etalon.duckdb").is_file()):
         return None
     return (f"etalon: note: the default data folder is now ./{DEFAULT_HOME}; data from an earlier version is in "
-            f"./{LEGACY_HOME} (not moved): move its lake/, etalon.duckdb, report/, dagster/ and sources.yaml "
-            f"to ./{DEFAULT_HOME}, or set ETALON_HOME={old}")
+            f"./{LEGACY_HOME} (not moved): move everything in it but the package's code (*.py, sql/) to "
+            f"./{DEFAULT_HOME} (docs/commands.md, \"Where the data lives\"), or set ETALON_HOME={old}")
