@@ -1,4 +1,4 @@
-"""The `etalon` command (CONTRACT section 1).
+"""The `etalon` command (every command and option is described in docs/commands.md; a test keeps them equal).
 
 Exit status: 0 on success, 1 on a refused or failed operation (one-line reason on stderr), 2 on bad usage.
 """
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app.actions import Refused
-from warehouse.home import Home, resolve_home
+from warehouse.home import Home, legacy_home_hint, resolve_home
 
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--home", default=argparse.SUPPRESS,
-                        help="warehouse folder (default: $ETALON_HOME or ./warehouse)")
+                        help="data folder (default: $ETALON_HOME or ./etalon-data)")
     parser = argparse.ArgumentParser(prog="etalon", parents=[common],
                                      description="Etalon: an evaluation warehouse for legal AI.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    hint = legacy_home_hint(getattr(args, "home", None))
+    if hint:
+        print(hint, file=sys.stderr)
     home = resolve_home(getattr(args, "home", None))
     os.environ["ETALON_HOME"] = str(home.root)  # in-process Dagster runs resolve the same warehouse
     try:

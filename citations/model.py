@@ -1,6 +1,6 @@
 """The records the extractor and the resolver hand to the rest of Etalon.
 
-Field names and their order are the public contract (CONTRACT.md section 2): the CLI prints them as JSON Lines
+Field names and their order are a public interface (docs/formats.md, "Citation records"): the CLI prints them as JSON Lines
 and the warehouse stores them, so they are frozen dataclasses rather than free-form dicts.
 """
 

@@ -1,4 +1,4 @@
-"""The act and court registry: canonical keys (CONTRACT section 4) and every way answers write them.
+"""The act and court registry: canonical keys (docs/formats.md, "Canonical act keys") and every way answers write them.
 
 Kept as data (citations/data/*.yaml) so the corpus engineer and reviewers can add a name without touching the
 grammar; the corpus maps document titles to act keys through `ActRegistry.key_for` as well, so one file decides

@@ -100,7 +100,7 @@ class SetLookup:
 
     @classmethod
     def from_tables(cls, documents: pa.Table, units: pa.Table) -> SetLookup:
-        """Build from the corpus tables; columns as in CONTRACT section 3 (extra columns are ignored)."""
+        """Build from the corpus tables; columns as in docs/views.md (extra columns are ignored)."""
         d = documents.to_pydict()
         u = units.select(
             [c for c in ("doc_id", "act", "article", "path", "kind") if c in units.column_names]

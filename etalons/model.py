@@ -1,4 +1,4 @@
-"""The etalon as lawyers write it (CONTRACT section 6).
+"""The etalon as lawyers write it (docs/formats.md, "Etalon files").
 
 The model is the single definition of the file format: the loader validates against it, the JSON Schema
 published for editors is generated from it, and every later stage (answers, judge, scoring) reads etalons

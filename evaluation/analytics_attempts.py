@@ -1,8 +1,8 @@
 """eval.pass_at_k and eval.calibration: what several attempts and a stated confidence tell about a system.
 
 pass@k (can it find a right answer in k tries?) and pass^k (does it answer right every time?) are computed per
-etalon and averaged over etalons, never pooled (seeds/002, section 8). Calibration asks whether a system's own
-confidence can decide when to hand a question to a lawyer (section 5): Brier score, coverage and risk.
+etalon and averaged over etalons, never pooled (docs/methodologies.md, "Statistics"). Calibration asks whether
+a system's own confidence can decide when to hand a question to a lawyer: Brier score, coverage and risk.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """eval.judge_agreement and the swap protocol: auditing the model that does the judging.
 
-A judge is a model with its own preferences (seeds/002, section 10). Two independent runs that disagree, or a
+A judge is a model with its own preferences (docs/methodologies.md, "The judge"). Two independent runs that disagree, or a
 judge that a human overrules, are measured per element kind (the element id before ':', e.g. "branch" for
 "branch:2"), as a raw rate and as Cohen's kappa, which discounts the agreement label frequencies give by
 chance.

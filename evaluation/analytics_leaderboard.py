@@ -80,7 +80,7 @@ def leaderboard(
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> pl.DataFrame:
-    """One row per (benchmark, system), CONTRACT section 3 columns first, indicative etalons under `ind_*`."""
+    """One row per (benchmark, system), the key columns of docs/views.md first, indicative etalons under `ind_*`."""
     keys = ["benchmark", "system"]
     etalons = per_etalon(prepare_scores(scores), [*keys, "indicative"])
     cell = combined_ids([dense_ids(etalons[k])[0] for k in keys], etalons.height)

@@ -2,7 +2,7 @@
 
 Two systems answer the same questions, so their errors are correlated; the four counts (both right, only A,
 only B, neither), the exact McNemar test on the discordant pairs and a paired bootstrap of the score
-difference keep that structure (seeds/002, worked example A). Counts for all pairs of a benchmark come from
+difference keep that structure (docs/methodologies.md, "Statistics"). Counts for all pairs of a benchmark come from
 matrix products over a (row x system) layout instead of a self-join, which would grow with the square of the
 number of systems; the bootstrap of every pair comes from per-system products (analytics_paired_bootstrap).
 """

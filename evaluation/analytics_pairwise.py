@@ -1,4 +1,4 @@
-"""Pairwise mode: two answers judged side by side under the swap protocol (seeds/002, section 10).
+"""Pairwise mode: two answers judged side by side under the swap protocol (docs/methodologies.md, "The judge").
 
 A judge that favours the first position produces a phantom winner when one system is always shown first. Each
 pair is therefore judged in both orders and the positional verdicts are mapped back to the systems: the same

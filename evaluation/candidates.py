@@ -52,7 +52,7 @@ def build_candidates(
 ) -> list[Element]:
     """Candidates for one answer.
 
-    `citations`: the answer's resolved citation records (CONTRACT section 2, with `status`);
+    `citations`: the answer's resolved citation records (docs/formats.md, "Citation records", with `status`);
     `corpus_texts`: texts of the cited and expected units; `expected`: the etalon's sources resolved to
     records (`act`, `article`, `citation`, `priority`); `repealed_acts`: canonical act keys no longer in force.
     """

@@ -1,13 +1,13 @@
 """The guarded judge: yes/no (or a grade) per element, two independent runs, literal evidence.
 
-Guards (seeds 001 and 004): the model never gives a score, only a verdict on one element; every element is
-judged by two separate calls with the same inputs that never see each other (the run index is in the cache
-key and shifts the `seed`, so a server can tell runs apart); every verdict other than "no" must carry a
-quote that the program finds in the answer (quotes.check_quote); the judge sees only the question, the
-etalon, the answer and the corpus texts, and is told to use no other knowledge of the law. The answer is
-sent as a JSON string inside a data message, so instructions hidden in it stay data. For IRAC the model
-reports atomic flags and correctness/analysis are derived here, never asked. Agreement between runs is
-the scorer's business: this module reports each run as it was.
+Guards (docs/methodologies.md, "The judge"): the model never gives a score, only a verdict on one element;
+every element is judged by two separate calls with the same inputs that never see each other (the run index is
+in the cache key and shifts the `seed`, so a server can tell runs apart); every verdict other than "no" must
+carry a quote that the program finds in the answer (quotes.check_quote); the judge sees only the question, the
+etalon, the answer and the corpus texts, and is told to use no other knowledge of the law. The answer is sent
+as a JSON string inside a data message, so instructions hidden in it stay data. For IRAC the model reports
+atomic flags and correctness/analysis are derived here, never asked. Agreement between runs is the scorer's
+business: this module reports each run as it was.
 
 A judge model may obey an instruction hidden in the answer all the same, so the program looks for such
 passages itself (evaluation.guards.scan, once per answer): a quote lying in one is no evidence, and when
@@ -77,7 +77,9 @@ class GradedVerdict(BaseModel):
 
 
 class IracVerdict(BaseModel):
-    """The atomic verdict of seed 004; the two scores are properties, so they cannot contradict the flags."""
+    """The atomic verdict of the IRAC rubric (docs/methodologies.md, "irac").
+
+    The two scores are properties, so they cannot contradict the flags."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -1,7 +1,7 @@
-"""Statistics every Etalon number is reported with (CONTRACT section 5).
+"""Statistics every Etalon number is reported with (docs/methodologies.md, "Statistics").
 
 A mean without its interval, or two systems compared without pairing, is a wrong answer here (issue #8 and the
-lecture in shared/seeds/002, sections 5, 6 and 8). These are pure functions with argument checks, so that a
+evaluation lecture named in docs/methodologies.md). These are pure functions with argument checks, so that a
 caller's mistake (k larger than the number of attempts, a probability of 1.3) fails loudly instead of
 producing a plausible-looking number. numpy is the only runtime dependency: scipy is a dev extra, used by the
 tests to check these computations independently.

@@ -1,4 +1,4 @@
-"""systems.yaml: the systems under test and the judge (CONTRACT section 8).
+"""systems.yaml: the systems under test and the judge (docs/formats.md, "systems.yaml").
 
 Pydantic models are the single definition of the file: a typo in a field name or a wrong type is reported
 with the file and the field's path, instead of silently sampling with default parameters. Only the *name*
@@ -24,9 +24,8 @@ Pointing Etalon at a real endpoint (any OpenAI-compatible API: OpenAI, OpenRoute
         confidence: json                          # none | json | logprobs: its own confidence (calibration)
     judge:
       base_url: https://openrouter.ai/api/v1
-      model: openai/gpt-4o
       api_key_env: OPENROUTER_API_KEY
-      models: [openai/gpt-4o, anthropic/claude-sonnet-4]   # or omit: the same model twice
+      models: [openai/gpt-4o, anthropic/claude-sonnet-4]   # or `model: X` alone: the same model twice
       json_schema: false                          # endpoints without structured outputs: validated, retried once
       max_answer_bytes: 1048576                   # an answer bigger than this is not sent to the judge
 
@@ -137,11 +136,29 @@ class JudgeRun(BaseModel):
 
 
 class JudgeConfig(Endpoint):
-    """The judge: two runs by default, the same model twice, or `models: [a, b]`, or explicit `runs:`."""
+    """The judge: two runs by default, the same model twice, or `models: [a, b]`, or explicit `runs:`.
+
+    With `models:` the section needs no `model:` of its own: each run names its model, so the first one
+    stands for the section (what a user who lists two model families means, and what docs/formats.md shows).
+    """
 
     runs: list[JudgeRun] = Field(default_factory=list)
     models: list[str] | None = None
     max_answer_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)  # bigger answers are not judged
+
+    @model_validator(mode="before")
+    @classmethod
+    def _model_from_runs(cls, data: Any) -> Any:
+        """`models: [a, b]` (or runs that all name a model) without `model:`: the first run's model stands in."""
+        if not isinstance(data, dict) or data.get("model") is not None:
+            return data
+        models = data.get("models")
+        if isinstance(models, list) and models and isinstance(models[0], str):
+            return {**data, "model": models[0]}
+        runs = data.get("runs")
+        if isinstance(runs, list) and runs and all(isinstance(r, dict) and r.get("model") for r in runs):
+            return {**data, "model": runs[0]["model"]}
+        return data
 
     @model_validator(mode="after")
     def _two_runs(self) -> JudgeConfig:

@@ -2,6 +2,11 @@
 
 Every command and every Dagster run resolves the same locations from the same variables, so a CLI call and a
 run launched from `dagster dev` always read and write the same warehouse.
+
+The default data folder is `./etalon-data`, outside every Python package: earlier versions wrote into
+`./warehouse`, which in a clone of the repository is the `warehouse` package itself, so a reset with
+`rm -rf warehouse` deleted code. Data left there by an earlier version is never moved automatically;
+`legacy_home_hint` tells the user how to keep using it (docs/commands.md, "Where the data lives").
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+DEFAULT_HOME = "etalon-data"
+LEGACY_HOME = "warehouse"   # the earlier default; in a clone it is the package folder itself
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_ETALONS = PACKAGE_ROOT / "etalons"
 SAMPLE_CORPUS = PACKAGE_ROOT / "corpus" / "sample"
@@ -54,7 +61,7 @@ class Home:
 
 def resolve_home(home: str | os.PathLike[str] | None = None) -> Home:
     """Resolve the warehouse and input locations: explicit argument, then environment, then the defaults."""
-    root = Path(home or os.environ.get("ETALON_HOME") or "warehouse").expanduser().resolve()
+    root = Path(home or os.environ.get("ETALON_HOME") or DEFAULT_HOME).expanduser().resolve()
     etalons_dir = Path(os.environ.get("ETALON_ETALONS") or "etalons").expanduser().resolve()
     systems = os.environ.get("ETALON_SYSTEMS")
     systems_file = Path(systems).expanduser().resolve() if systems else etalons_dir / "systems.yaml"
@@ -62,3 +69,20 @@ def resolve_home(home: str | os.PathLike[str] | None = None) -> Home:
     sources_file = Path(sources).expanduser().resolve() if sources else root / "sources.yaml"
     return Home(root=root, etalons_dir=etalons_dir, systems_file=systems_file, sources_file=sources_file,
                 lake_url=os.environ.get("ETALON_LAKE") or None)
+
+
+def legacy_home_hint(home: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> str | None:
+    """One line for an existing user whose data sits in the old default `./warehouse`, or None.
+
+    Said only when the default is in use (no --home, no ETALON_HOME), `./etalon-data` does not exist yet and
+    `./warehouse` holds a lake or a catalog written by an earlier version. Nothing is moved: data is the user's.
+    """
+    if home or os.environ.get("ETALON_HOME"):
+        return None
+    cwd = cwd or Path.cwd()
+    old = cwd / LEGACY_HOME
+    if (cwd / DEFAULT_HOME).exists() or not ((old / "lake").is_dir() or (old / "etalon.duckdb").is_file()):
+        return None
+    return (f"etalon: note: the default data folder is now ./{DEFAULT_HOME}; data from an earlier version is in "
+            f"./{LEGACY_HOME} (not moved): move everything in it but the package's code (*.py, sql/) to "
+            f"./{DEFAULT_HOME} (docs/commands.md, \"Where the data lives\"), or set ETALON_HOME={old}")

@@ -1,4 +1,6 @@
-"""The IRAC rubric (seed 004): all-or-nothing correctness, and analysis only on top of correctness.
+"""The IRAC rubric: all-or-nothing correctness, and analysis only on top of correctness.
+
+Its rules, with their source, are in docs/methodologies.md ("irac").
 
 Both figures are derived by the program from the judge's atomic flags, so a judge cannot report five
 clean flags and an incorrect answer at once; a right outcome reached through a misstated fact is wrong.

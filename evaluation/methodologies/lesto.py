@@ -1,4 +1,6 @@
-"""The Lesto methodology (seed 000): conclusion, norms, practice, next steps, minus invented citations.
+"""The Lesto methodology: conclusion, norms, practice, next steps, minus invented citations.
+
+Its rules, with their source, are in docs/methodologies.md ("lesto").
 
 Norms and practice are counted by the program from parsed citations; only the conclusion and the next
 steps need the judge. A gross error of the etalon zeroes the answer whatever else it earned, because a

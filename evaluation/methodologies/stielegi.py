@@ -1,4 +1,6 @@
-"""The ȘtieLegi methodology (seed 001): sources 50, text 50, verdict by the first matching rule.
+"""The ȘtieLegi methodology: sources 50, text 50, verdict by the first matching rule.
+
+Its rules, with their source, are in docs/methodologies.md ("stielegi").
 
 Sources are scored by the program alone so the half of the score that can be deterministic is; the text
 half comes from resolved judge elements. A confirmed critical error or hallucination fails the answer

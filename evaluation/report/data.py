@@ -2,8 +2,8 @@
 
 The report shows the numbers analysts get from `eval.*`, `bench.*` and `corpus.*`, through the same views, so
 the page and a SQL query can never disagree and the lake's layout underneath may change freely. Only the
-contract's columns and the documented extra ones are relied on; a view that lacks an optional column simply
-leaves that detail out of the page.
+key columns and the documented extra ones of docs/views.md are relied on; a view that lacks an optional
+column simply leaves that detail out of the page.
 """
 
 from __future__ import annotations

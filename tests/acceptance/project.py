@@ -73,7 +73,7 @@ class Project:
 
     @property
     def home(self) -> Path:
-        return self.root / "wh"  # not the default ./warehouse, so a command that ignores it is noticed
+        return self.root / "wh"  # not the default ./etalon-data, so a command that ignores it is noticed
 
     @property
     def bench(self) -> Path:

@@ -44,6 +44,8 @@ def test_a_full_file_loads_every_system_field(tmp_path: Path) -> None:
     ("judge: {base_url: http://j/v1, model: j1}", ["j1", "j1"]),
     ("judge: {base_url: http://j/v1, model: j1, models: [a, b]}", ["a", "b"]),
     ("judge: {base_url: http://j/v1, model: j1, runs: [{model: a}, {base_url: http://k/v1, model: b}]}", ["a", "b"]),
+    ("judge: {base_url: http://j/v1, models: [a, b]}", ["a", "b"]),
+    ("judge: {base_url: http://j/v1, runs: [{model: a}, {model: b}]}", ["a", "b"]),
 ])
 def test_the_judge_runs_are_the_same_model_twice_or_two_models(
         tmp_path: Path, judge: str, models: list[str]) -> None:
@@ -69,6 +71,8 @@ def test_a_run_overrides_only_what_it_names(tmp_path: Path) -> None:
     ("systems:\n  - id: a\n    kind: grpc\n", "field systems.0.kind"),
     ("systems:\n  - {id: a, kind: import}\n  - {id: a, kind: import}\n", "appears twice"),
     ("judge: {base_url: u, model: m, models: [only-one]}\n", "field judge"),
+    ("judge: {base_url: u}\n", "field judge.model: Field required"),
+    ("judge: {base_url: u, runs: [{model: a}, {base_url: v}]}\n", "field judge.model: Field required"),
     ("systems: [\n", "line 2"),
     ("- just a list\n", "expected a mapping"),
 ])
