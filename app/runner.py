@@ -50,6 +50,14 @@ class RunLog:
     def did_anything(self) -> bool:
         return self.runs > 0
 
+    def shortfalls(self) -> list[str]:
+        """What the update could not do, counted: an exit status of 1 and a summary on stderr."""
+        errors = sum(self.call_errors.values())
+        counts = [(len(self.problems), "input problem(s) (files that did not load; the rest went on)"),
+                  (errors, "failed model call(s) (retried by the next update)"),
+                  (len(self.failures), "failed run(s)"), (len(self.left), "partition(s) still not current")]
+        return [f"{n} {what}" for n, what in counts if n]
+
     def lines(self) -> list[str]:
         if not self.runs and not self.failures:
             return ["nothing to materialise: everything is up to date"]
@@ -133,7 +141,8 @@ def _verify(group: str, world: World, changed: set[str], planned: Sequence[str])
 
 
 def update(home: Home, echo: Callable[[str], None] = lambda _: None,
-           groups: Sequence[str] | None = None) -> RunLog:
+           groups: Sequence[str] | None = None, progress: Any = None) -> RunLog:
+    """`progress` (app.progress.Progress, optional) is told each group as it is planned, run and done."""
     from pipelines.journal import flush
     from pipelines.observe import observe
     from warehouse.catalog import build_catalog
@@ -154,11 +163,17 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     for group, stages in GROUPS:
         if groups is not None and group not in groups:
             continue
+        if progress is not None:
+            progress.step(f"planning {group}")
         world = World.open(home)
         plan = plan_group(world, group)
         verify = _verify(group, world, changed, plan.partitions)
         if not plan and not verify:
+            if progress is not None:
+                progress.advance()
             continue
+        if progress is not None:
+            progress.step(f"{group}: {len(plan.partitions)} partition(s) to recompute")
         before = {(s.name, p): (world.index.get(s.name, p) or None) for s in stages for p in plan.partitions}
         run_group(instance, home, group, plan.partitions, verify, log, echo)
         after = World.open(home)
@@ -168,6 +183,8 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
                 changed.add(stage)
         if group == "etalons":
             observe(instance, after)   # shards and their versions as the etalons stage left them
+        if progress is not None:
+            progress.advance()
     final = World.open(home)
     for group, _ in GROUPS:
         if groups is not None and group not in groups:
