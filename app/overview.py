@@ -66,7 +66,11 @@ def status(home: Home) -> list[str]:
     out.append(f"stale: {len(todo)} partition(s) an update would recompute" + (" (`etalon update`)" if todo else ""))
     out += _listed(todo)
     problems = input_problems(home)
-    ingest = _query(lake, "SELECT file, reason, detail FROM corpus.ingest_errors ORDER BY file")
+    from corpus.sources import sources_for
+
+    configured = {src.name for src in sources_for(home.sources_file, home.inbox)}
+    ingest = [(f, r, d) for s, f, r, d in _query(lake, "SELECT source, file, reason, detail FROM "
+                                                        "corpus.ingest_errors ORDER BY file") if s in configured]
     calls = _query(lake, "SELECT a.system, a.code, a.error FROM eval.answers a JOIN bench.etalons e "
                          "USING (benchmark, code, version) WHERE a.status = 'error' ORDER BY ALL")
     out.append(f"failing: {len(problems)} input problem(s), {len(ingest)} corpus file(s) not ingested, "

@@ -147,6 +147,8 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     from pipelines.observe import observe
     from warehouse.catalog import build_catalog
 
+    if progress is not None:
+        progress.step("reading the inputs")
     instance = instance_for(home)
     flush(instance, home)
     reaped = reap_dead_runs(instance)
