@@ -146,10 +146,12 @@ def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]
     """Re-evaluate chosen cells from the given stage on, whatever is current."""
     from app.runner import evaluate as run_evaluate
 
+    before = _before(home)
     log = run_evaluate(home, codes, systems, stages, _echo)
     for line in log.lines():
         print(line)
-    return 0 if not log.failures else 1
+    _people(home, before)
+    return finish("evaluate", log.shortfalls(), log.problems + log.failures)
 
 
 def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:

@@ -230,5 +230,7 @@ def evaluate(home: Home, codes: Sequence[str], systems: Sequence[str], stages: S
         rest.rows[stage] = rest.rows.get(stage, 0) + n
         rest.partitions[stage] = rest.partitions.get(stage, 0) + log.partitions.get(stage, 0)
     rest.runs += log.runs
+    for stage, n in log.call_errors.items():
+        rest.call_errors[stage] += n
     rest.failures[:0] = log.failures
     return rest
