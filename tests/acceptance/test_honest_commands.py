@@ -22,15 +22,15 @@ REVIEWER = "Пётр Ильич Рябов"
 ANSWER = {"code": "ACC-01", "text": "Вы приняли наследство фактически (ст. 1153 ГК РФ), срок не пропущен "
                                     "(ст. 1154 ГК РФ)."}
 LAW_TEXT = """ФЕДЕРАЛЬНЫЙ ЗАКОН
-О ПРОВЕРКЕ ОБРАЗЦОВ
+ОБ ИСПОЛНИТЕЛЬНОМ ПРОИЗВОДСТВЕ
 
-Статья 1. Сфера действия
-1. Настоящий закон применяется к образцам, созданным для испытаний.
-2. Образец считается проверенным после чтения всех его частей.
+Статья 1. Предмет регулирования
+1. Настоящий Федеральный закон определяет условия и порядок принудительного исполнения.
 
-Статья 2. Заключительные положения
-Настоящий закон вступает в силу со дня его прочтения.
+Статья 2. Задачи
+Задачами исполнительного производства являются правильное и своевременное исполнение.
 """
+LAW_ARTICLE = "ст. 2 Закона об исполнительном производстве"   # not in the embedded sample corpus
 Run = subprocess.CompletedProcess[str]
 
 
@@ -89,12 +89,14 @@ def build_story(make: Callable[..., Project]) -> Story:
     story.law_source = next((line.split("\t")[0] for line in story.runs["sources with law"].stdout.splitlines()
                              if str(law) in line), "")
     story.documents["law ingested"] = _law_documents(project, story.law_source)
+    story.runs["show law"] = project.etalon("corpus", "show", LAW_ARTICLE)
     story.runs["remove inbox"] = project.etalon("corpus", "sources", "remove", "inbox")
     story.runs["remove unknown"] = project.etalon("corpus", "sources", "remove", "no-such-source")
     story.runs["remove law"] = project.etalon("corpus", "sources", "remove", story.law_source)
     story.runs["sources without law"] = project.etalon("corpus", "sources", "list")
     story.runs["update after removal"] = project.etalon("update")
     story.documents["law removed"] = _law_documents(project, story.law_source)
+    story.runs["show removed law"] = project.etalon("corpus", "show", LAW_ARTICLE)
     return story
 
 
@@ -107,7 +109,8 @@ def _run(story: Story, name: str) -> Run:
     ("import", 1), ("update with a broken file", 1), ("status", 0), ("sign", 0), ("show", 0),
     ("rubric edited", 0), ("question edited", 0), ("show unknown", 1), ("ingest junk", 1),
     ("sources after junk", 0), ("ingest law", 0), ("sources with law", 0), ("remove inbox", 1),
-    ("remove unknown", 1), ("remove law", 0), ("update after removal", 0),
+    ("remove unknown", 1), ("remove law", 0), ("update after removal", 0), ("show law", 0),
+    ("show removed law", 1),
 ])
 def test_each_command_exits_one_exactly_when_it_could_not_do_all_it_was_asked(
         story: Story, name: str, status: int) -> None:
@@ -194,6 +197,11 @@ def test_a_removed_source_is_no_longer_listed(story: Story) -> None:
 def test_a_removed_source_leaves_the_corpus_at_the_next_update(story: Story) -> None:
     _run(story, "update after removal")
     assert story.documents["law removed"] == 0
+
+
+def test_an_article_of_a_removed_source_no_longer_resolves(story: Story) -> None:
+    assert "Задачами исполнительного производства" in _run(story, "show law").stdout
+    assert "Задачами" not in _run(story, "show removed law").stdout
 
 
 @pytest.mark.parametrize(("name", "named"), [("remove inbox", "inbox"), ("remove unknown", "no-such-source"),
