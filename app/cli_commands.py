@@ -79,7 +79,7 @@ def demo(home: Home) -> int:
     _people(home, before, _echo)
     print(leaderboard_text(home))
     print(f"\nwarehouse: {home.catalog}\nreport: {home.report_dir / 'index.html'}")
-    return finish("demo", log.shortfalls(), log.problems + log.failures)
+    return finish("demo", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
 def update(home: Home) -> int:
@@ -91,7 +91,7 @@ def update(home: Home) -> int:
     for line in log.lines():
         print(line)
     _people(home, before)
-    return finish("update", log.shortfalls(), log.problems + log.failures)
+    return finish("update", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
 def corpus_ingest(home: Home, paths: list[Path]) -> int:
@@ -151,7 +151,7 @@ def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]
     for line in log.lines():
         print(line)
     _people(home, before)
-    return finish("evaluate", log.shortfalls(), log.problems + log.failures)
+    return finish("evaluate", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
 def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:
@@ -207,7 +207,7 @@ def answers_import(home: Home, file: Path, system: str, update: bool) -> int:
             _echo(line)
         _people(home, before, _echo)
         shortfalls += log.shortfalls()
-        details += log.problems + log.failures
+        details += log.problems + log.corpus_errors + log.failures
     return finish("answers import", shortfalls, details)
 
 

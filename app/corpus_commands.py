@@ -118,6 +118,7 @@ def ingest(home: Home, paths: Sequence[Path]) -> int:
         # Only the corpus was asked for: etalon or systems files that do not load (a folder with no etalons at
         # all, where a corpus is ingested first) are for `etalon update` to report, not a failed ingest.
         log.problems = [p for p in log.problems if str(home.sources_file) in p]
+        log.corpus_errors = []   # the given paths' failures are counted above, with their detail
         shortfalls += log.shortfalls()
         details += log.problems + log.failures
     return finish("corpus ingest", shortfalls, details)

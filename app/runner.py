@@ -42,6 +42,7 @@ class RunLog:
     failures: list[str] = field(default_factory=list)
     call_errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     problems: list[str] = field(default_factory=list)
+    corpus_errors: list[str] = field(default_factory=list)   # files of the sources read that did not ingest
     runs: int = 0
     verified: int = 0
     left: list[str] = field(default_factory=list)     # still to do after the update (should be nothing)
@@ -55,6 +56,7 @@ class RunLog:
         errors = sum(self.call_errors.values())
         counts = [(len(self.problems), "input problem(s) (files that did not load; the rest went on)"),
                   (errors, "failed model call(s) (retried by the next update)"),
+                  (len(self.corpus_errors), "corpus file(s) not ingested (corpus.ingest_errors)"),
                   (len(self.failures), "failed run(s)"), (len(self.left), "partition(s) still not current")]
         return [f"{n} {what}" for n, what in counts if n]
 
@@ -183,6 +185,10 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
             new = after.index.get(stage, partition)
             if new is not None and (old is None or old.output_digest != new.output_digest):
                 changed.add(stage)
+        if group == "corpus":
+            for partition in plan.partitions:
+                entry = after.index.get("corpus", partition)
+                log.corpus_errors += [str(e) for e in (entry.meta.get("errors") or [])] if entry else []
         if group == "etalons":
             observe(instance, after)   # shards and their versions as the etalons stage left them
         if progress is not None:

@@ -94,6 +94,11 @@ def build_story(make: Callable[..., Project]) -> Story:
     story.runs["remove unknown"] = project.etalon("corpus", "sources", "remove", "no-such-source")
     story.runs["remove law"] = project.etalon("corpus", "sources", "remove", story.law_source)
     story.runs["sources without law"] = project.etalon("corpus", "sources", "list")
+    inbox = project.home / "inbox"
+    inbox.mkdir(parents=True, exist_ok=True)
+    (inbox / "scan.docx").write_bytes(bytes(range(256)) * 8)
+    story.runs["update with junk in the inbox"] = project.etalon("update")
+    (inbox / "scan.docx").unlink()
     story.runs["update after removal"] = project.etalon("update")
     story.documents["law removed"] = _law_documents(project, story.law_source)
     story.runs["show removed law"] = project.etalon("corpus", "show", LAW_ARTICLE)
@@ -110,7 +115,7 @@ def _run(story: Story, name: str) -> Run:
     ("rubric edited", 0), ("question edited", 0), ("show unknown", 1), ("ingest junk", 1),
     ("sources after junk", 0), ("ingest law", 0), ("sources with law", 0), ("remove inbox", 1),
     ("remove unknown", 1), ("remove law", 0), ("update after removal", 0), ("show law", 0),
-    ("show removed law", 1),
+    ("show removed law", 1), ("update with junk in the inbox", 1),
 ])
 def test_each_command_exits_one_exactly_when_it_could_not_do_all_it_was_asked(
         story: Story, name: str, status: int) -> None:
@@ -122,6 +127,7 @@ def test_each_command_exits_one_exactly_when_it_could_not_do_all_it_was_asked(
     ("import", ["answers.jsonl:2", "1 line(s) of", "BAD-01.yaml"]),
     ("update with a broken file", ["BAD-01.yaml", "1 input problem(s)"]),
     ("ingest junk", ["scan.pdf", "unknown extension .pdf", "empty folder"]),
+    ("update with junk in the inbox", ["1 corpus file(s) not ingested", "scan.docx", "malformed_docx"]),
 ])
 def test_a_partial_failure_ends_with_a_summary_on_stderr_naming_what_failed(
         story: Story, name: str, named: list[str]) -> None:
