@@ -53,6 +53,7 @@ def run_demo(root: Path | None, echo: Callable[[str], None], progress: Any = Non
     log = update(home, echo, progress=progress)
     log.runs += first.runs
     log.failures[:0] = first.failures
+    log.corpus_errors[:0] = first.corpus_errors
     for stage, n in first.partitions.items():
         log.partitions[stage] = log.partitions.get(stage, 0) + n
     return log
