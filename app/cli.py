@@ -40,6 +40,18 @@ def _parser() -> argparse.ArgumentParser:
     show = corpus_sub.add_parser("show", parents=[common], help="print the text a citation points to")
     show.add_argument("citation")
     show.add_argument("--jurisdiction", choices=["ru", "ro", "auto"], default="auto")
+    sources = corpus_sub.add_parser("sources", parents=[common], help="the registered corpus sources")
+    sources_sub = sources.add_subparsers(dest="sources_command", required=True)
+    sources_sub.add_parser("list", parents=[common], help="each source with its documents and failed files")
+    remove = sources_sub.add_parser("remove", parents=[common],
+                                    help="unregister a source: its documents leave the corpus at the next update")
+    remove.add_argument("name")
+
+    sub.add_parser("status", parents=[common],
+                   help="what is stale, failing, waiting for answers or for a human")
+    show_etalon = sub.add_parser("show", parents=[common],
+                                 help="one etalon: versions, signature, sources, scores per system")
+    show_etalon.add_argument("code")
 
     cite = sub.add_parser("cite", parents=[common], help="extract citations as JSON Lines")
     cite.add_argument("file", nargs="?", type=Path)
@@ -119,8 +131,17 @@ def _dispatch(args: argparse.Namespace, home: Home) -> int:
     if command == "evaluate":
         return c.evaluate(home, args.etalon, args.system, [args.stage])
     if command == "corpus":
+        if args.corpus_command == "sources":
+            from app import corpus_commands
+
+            return corpus_commands.sources_list(home) if args.sources_command == "list" else \
+                corpus_commands.sources_remove(home, args.name)
         return c.corpus_ingest(home, args.paths) if args.corpus_command == "ingest" else \
             c.corpus_show(home, args.citation, args.jurisdiction)
+    if command == "status":
+        return c.status(home)
+    if command == "show":
+        return c.show(home, args.code)
     if command == "cite":
         return c.cite(home, args.file, args.jurisdiction, args.resolve)
     if command == "sign":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,60 +22,82 @@ if TYPE_CHECKING:
     from app.runner import RunLog
 
 
-def run_update(home: Home, echo: Any) -> RunLog:
+def run_update(home: Home, echo: Any, progress: Any = None) -> RunLog:
     from app.runner import update
 
-    return update(home, echo)
+    return update(home, echo, progress=progress)
 
 
 def _echo(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def _groups() -> int:
+    from evaluation.engine.stages import GROUPS
+
+    return len(GROUPS)
+
+
+def finish(command: str, shortfalls: Sequence[str], details: Sequence[str] = ()) -> int:
+    """The exit status of a command that went on after a problem: 1, with a summary as its last stderr lines."""
+    if not shortfalls:
+        return 0
+    _echo(f"etalon {command}: done, but not all of it: {'; '.join(shortfalls)}")
+    for line in list(details)[:_DETAILS]:
+        _echo(f"  {line}")
+    if len(details) > _DETAILS:
+        _echo(f"  … and {len(details) - _DETAILS} more")
+    return 1
+
+
+_DETAILS = 20
+
+
+def _people(home: Home, before: Any, out: Any = print) -> None:
+    """What the update changed for people (signatures, decisions, verdicts) and what waits for them."""
+    from app.consequences import report, snapshot
+
+    for line in report(before, snapshot(Lake(home.lake))):
+        out(line)
+
+
+def _before(home: Home) -> Any:
+    from app.consequences import snapshot
+
+    return snapshot(Lake(home.lake))
+
+
 def demo(home: Home) -> int:
     from app.demo import leaderboard_text, run_demo
+    from app.progress import progress
 
-    log = run_demo(home.root, _echo)
+    before = _before(home)
+    with progress(_groups() + 4, "demo") as bar:
+        log = run_demo(home.root, bar.echo, progress=bar)
     for line in log.lines():
         _echo(line)
+    _people(home, before, _echo)
     print(leaderboard_text(home))
     print(f"\nwarehouse: {home.catalog}\nreport: {home.report_dir / 'index.html'}")
-    return 0 if not log.failures else 1
+    return finish("demo", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
 def update(home: Home) -> int:
-    log = run_update(home, _echo)
+    from app.progress import progress
+
+    before = _before(home)
+    with progress(_groups(), "update") as bar:
+        log = run_update(home, bar.echo, progress=bar)
     for line in log.lines():
         print(line)
-    return 0 if not log.failures else 1
+    _people(home, before)
+    return finish("update", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
 def corpus_ingest(home: Home, paths: list[Path]) -> int:
-    from app.runner import update
-    from corpus.sources import save_source_list, source_for_path, sources_for
-    from evaluation.engine.world import World
+    from app.corpus_commands import ingest
 
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        raise Refused(f"{missing[0]}: no such file or folder")
-    wanted = [source_for_path(p) for p in paths]
-    existing = sources_for(home.sources_file, home.inbox)
-    save_source_list(home.sources_file, existing, wanted)
-    log = update(home, _echo, groups=("corpus",))
-    index = World.open(home).index
-    totals = {"added": 0, "changed": 0, "unchanged": 0, "failed": 0, "units_added": 0}
-    for source in wanted:
-        entry = index.get("corpus", source.name)
-        meta = dict(entry.meta) if entry is not None else {}
-        counts = {k: int(meta.get(k, 0)) for k in totals}
-        for key, value in counts.items():
-            totals[key] += value
-        print(f"{source.path}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
-        for error in meta.get("errors", []) if counts["failed"] else []:
-            print(f"  {error}", file=sys.stderr)
-    print(f"documents added {totals['added']}, changed {totals['changed']}, unchanged {totals['unchanged']}, "
-          f"failed {totals['failed']}; units added {totals['units_added']}")
-    return 1 if log.failures or totals["failed"] else 0
+    return ingest(home, paths)
 
 
 def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
@@ -123,10 +146,12 @@ def evaluate(home: Home, codes: list[str], systems: list[str], stages: list[str]
     """Re-evaluate chosen cells from the given stage on, whatever is current."""
     from app.runner import evaluate as run_evaluate
 
+    before = _before(home)
     log = run_evaluate(home, codes, systems, stages, _echo)
     for line in log.lines():
         print(line)
-    return 0 if not log.failures else 1
+    _people(home, before)
+    return finish("evaluate", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
 def cite(home: Home, file: Path | None, jurisdiction: str, with_status: bool) -> int:
@@ -166,15 +191,40 @@ def sign(home: Home, code: str, by: str) -> int:
 
 
 def answers_import(home: Home, file: Path, system: str, update: bool) -> int:
+    before = _before(home) if update else None
     summary = actions.import_answers(home, file, system)
     for error in summary.errors:
         print(error, file=sys.stderr)
     print(f"imported {summary.imported} answer(s) for {system}; {len(summary.errors)} line(s) rejected")
+    shortfalls = [f"{len(summary.errors)} line(s) of {file} rejected"] if summary.errors else []
+    details = list(summary.errors)
     if summary.imported and update:
-        log = run_update(home, _echo)
+        from app.progress import progress
+
+        with progress(_groups(), "update") as bar:
+            log = run_update(home, bar.echo, progress=bar)
         for line in log.lines():
             _echo(line)
-    return 0 if summary.imported or not summary.errors else 1
+        _people(home, before, _echo)
+        shortfalls += log.shortfalls()
+        details += log.problems + log.corpus_errors + log.failures
+    return finish("answers import", shortfalls, details)
+
+
+def status(home: Home) -> int:
+    from app.overview import status as lines
+
+    for line in lines(home):
+        print(line)
+    return 0
+
+
+def show(home: Home, code: str) -> int:
+    from app.overview import show as lines
+
+    for line in lines(home, code):
+        print(line)
+    return 0
 
 
 def review_list(home: Home, as_json: bool) -> int:

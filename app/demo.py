@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from app.actions import Refused, apply_sample_decisions, import_answers, sign
 from app.runner import RunLog, update
@@ -27,7 +28,7 @@ def demo_home(root: Path | None) -> Home:
     return resolve_home(root)
 
 
-def run_demo(root: Path | None, echo: Callable[[str], None]) -> RunLog:
+def run_demo(root: Path | None, echo: Callable[[str], None], progress: Any = None) -> RunLog:
     """The sample's inputs, then one update: the corpus first (signing checks sources against it), the sample
     signatures, then everything else. Running it again changes nothing and says so."""
     home = demo_home(root)
@@ -38,19 +39,30 @@ def run_demo(root: Path | None, echo: Callable[[str], None]) -> RunLog:
         summary = import_answers(home, answers, answers.stem)
         problems = f", {len(summary.errors)} problem(s)" if summary.errors else ""
         echo(f"imported {summary.imported} answer(s) of {answers.stem}{problems}")
+    _advance(progress, "sample decisions")
     added, skipped = apply_sample_decisions(home, SAMPLE_DECISIONS) \
         if SAMPLE_DECISIONS.exists() else (0, [])
     for problem in skipped:
         echo(f"sample decision skipped: {problem}")
     echo(f"recorded {added} new sample reviewer decision(s)")
+    _advance(progress, "the sample corpus")
     first = update(home, echo, groups=("corpus",))
+    _advance(progress, "sample signatures")
     _sign_sample(home, lake, echo)
-    log = update(home, echo)
+    _advance(progress, "update")
+    log = update(home, echo, progress=progress)
     log.runs += first.runs
     log.failures[:0] = first.failures
+    log.corpus_errors[:0] = first.corpus_errors
     for stage, n in first.partitions.items():
         log.partitions[stage] = log.partitions.get(stage, 0) + n
     return log
+
+
+def _advance(progress: Any, next_step: str) -> None:
+    if progress is not None:
+        progress.advance()
+        progress.step(next_step)
 
 
 def _sign_sample(home: Home, lake: Lake, echo: Callable[[str], None]) -> None:

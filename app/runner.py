@@ -42,6 +42,7 @@ class RunLog:
     failures: list[str] = field(default_factory=list)
     call_errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     problems: list[str] = field(default_factory=list)
+    corpus_errors: list[str] = field(default_factory=list)   # files of the sources read that did not ingest
     runs: int = 0
     verified: int = 0
     left: list[str] = field(default_factory=list)     # still to do after the update (should be nothing)
@@ -49,6 +50,15 @@ class RunLog:
     @property
     def did_anything(self) -> bool:
         return self.runs > 0
+
+    def shortfalls(self) -> list[str]:
+        """What the update could not do, counted: an exit status of 1 and a summary on stderr."""
+        errors = sum(self.call_errors.values())
+        counts = [(len(self.problems), "input problem(s) (files that did not load; the rest went on)"),
+                  (errors, "failed model call(s) (retried by the next update)"),
+                  (len(self.corpus_errors), "corpus file(s) not ingested (corpus.ingest_errors)"),
+                  (len(self.failures), "failed run(s)"), (len(self.left), "partition(s) still not current")]
+        return [f"{n} {what}" for n, what in counts if n]
 
     def lines(self) -> list[str]:
         if not self.runs and not self.failures:
@@ -133,11 +143,14 @@ def _verify(group: str, world: World, changed: set[str], planned: Sequence[str])
 
 
 def update(home: Home, echo: Callable[[str], None] = lambda _: None,
-           groups: Sequence[str] | None = None) -> RunLog:
+           groups: Sequence[str] | None = None, progress: Any = None) -> RunLog:
+    """`progress` (app.progress.Progress, optional) is told each group as it is planned, run and done."""
     from pipelines.journal import flush
     from pipelines.observe import observe
     from warehouse.catalog import build_catalog
 
+    if progress is not None:
+        progress.step("reading the inputs")
     instance = instance_for(home)
     flush(instance, home)
     reaped = reap_dead_runs(instance)
@@ -161,11 +174,17 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     for group, stages in GROUPS:
         if groups is not None and group not in groups:
             continue
+        if progress is not None:
+            progress.step(f"planning {group}")
         world = World.open(home)
         plan = plan_group(world, group)
         verify = _verify(group, world, changed, plan.partitions)
         if not plan and not verify:
+            if progress is not None:
+                progress.advance()
             continue
+        if progress is not None:
+            progress.step(f"{group}: {len(plan.partitions)} partition(s) to recompute")
         before = {(s.name, p): (world.index.get(s.name, p) or None) for s in stages for p in plan.partitions}
         run_group(instance, home, group, plan.partitions, verify, log, echo)
         after = World.open(home)
@@ -173,8 +192,14 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
             new = after.index.get(stage, partition)
             if new is not None and (old is None or old.output_digest != new.output_digest):
                 changed.add(stage)
+        if group == "corpus":
+            for partition in plan.partitions:
+                entry = after.index.get("corpus", partition)
+                log.corpus_errors += [str(e) for e in (entry.meta.get("errors") or [])] if entry else []
         if group == "etalons":
             observe(instance, after)   # shards and their versions as the etalons stage left them
+        if progress is not None:
+            progress.advance()
     final = World.open(home)
     for group, _ in GROUPS:
         if groups is not None and group not in groups:
@@ -218,5 +243,7 @@ def evaluate(home: Home, codes: Sequence[str], systems: Sequence[str], stages: S
         rest.rows[stage] = rest.rows.get(stage, 0) + n
         rest.partitions[stage] = rest.partitions.get(stage, 0) + log.partitions.get(stage, 0)
     rest.runs += log.runs
+    for stage, n in log.call_errors.items():
+        rest.call_errors[stage] += n
     rest.failures[:0] = log.failures
     return rest

@@ -1,0 +1,218 @@
+"""What an update changed for people: signatures revoked, decisions set aside, verdicts changed, cells waiting.
+
+The engine records what it recomputed (partitions, rows, digests), not what that means for the lawyer who
+signed an etalon or the reviewer whose decisions named its old version. So the command takes a snapshot of the
+few catalog views people act on (bench.etalons, eval.decisions, eval.scores, eval.answers, eval.review) before
+and after, and says the difference in sentences. The snapshot reads the same views analysts read, in an
+in-memory catalog, so it agrees with what a query would show.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from warehouse.lake import Lake
+
+SHOWN = 5   # items named per kind of change; the rest are counted
+
+EtalonKey = tuple[str, str]              # benchmark, code
+CellKey = tuple[str, str, str, int]      # system, benchmark, code, attempt
+
+
+@dataclass(frozen=True)
+class EtalonState:
+    version: str
+    status: str
+    signed_by: str | None
+    question_version: str | None
+    rubric_version: str | None
+    corpus_changed: bool
+
+
+@dataclass(frozen=True)
+class Decision:
+    system: str
+    benchmark: str
+    code: str
+    version: str
+    attempt: int
+    target: str
+    decided_by: str
+
+
+@dataclass
+class Snapshot:
+    """The state people act on, as the catalog shows it at one moment."""
+
+    etalons: dict[EtalonKey, EtalonState] = field(default_factory=dict)
+    scores: dict[CellKey, tuple[str, str | None, str]] = field(default_factory=dict)  # version, verdict, status
+    decisions: dict[str, Decision] = field(default_factory=dict)   # decision_id -> in force on a current cell
+    systems: set[str] = field(default_factory=set)
+    waiting_answers: list[tuple[str, str, str]] = field(default_factory=list)   # system, benchmark, code
+    review: int = 0
+
+
+def snapshot(lake: Lake) -> Snapshot:
+    """Read the views; a warehouse with nothing in it yet is an empty snapshot, never an error."""
+    import duckdb
+
+    from warehouse.catalog import memory_catalog
+
+    try:
+        con = memory_catalog(lake)
+    except (duckdb.Error, OSError):
+        return Snapshot()
+    try:
+        return _read(con)
+    except duckdb.Error:
+        return Snapshot()
+    finally:
+        con.close()
+
+
+def _rows(con: Any, sql: str) -> list[tuple[Any, ...]]:
+    rows: list[tuple[Any, ...]] = con.execute(sql).fetchall()
+    return rows
+
+
+def _read(con: Any) -> Snapshot:
+    snap = Snapshot()
+    for b, code, version, status, signed_by, qv, rv, changed in _rows(con, """
+            SELECT benchmark, code, version, status, signed_by, question_version, rubric_version, corpus_changed
+            FROM bench.etalons"""):
+        snap.etalons[(b, code)] = EtalonState(version, status, signed_by, qv, rv, bool(changed))
+    snap.systems = {r[0] for r in _rows(con, "SELECT id FROM raw.systems")}
+    for system, b, code, attempt, version, verdict, status in _rows(con, """
+            SELECT system, benchmark, code, attempt, version, verdict, status FROM eval.scores WHERE is_current"""):
+        snap.scores[(system, b, code, int(attempt))] = (version, verdict, status)
+    for did, system, b, code, version, attempt, target, by in _rows(con, """
+            SELECT d.decision_id, d.system, d.benchmark, d.code, d.version, d.attempt, d.target, d.decided_by
+            FROM eval.decisions d
+            JOIN bench.etalons e ON e.benchmark = d.benchmark AND e.code = d.code AND e.version = d.version
+            WHERE d.revoked_at IS NULL AND e.status <> 'archived'
+              AND d.system IN (SELECT id FROM raw.systems)"""):
+        snap.decisions[did] = Decision(system, b, code, version, int(attempt), target, by)
+    snap.waiting_answers = [(s, b, c) for s, b, c in _rows(con, """
+            SELECT y.id, e.benchmark, e.code FROM bench.etalons e CROSS JOIN raw.systems y
+            WHERE e.status <> 'archived' AND NOT EXISTS (
+                SELECT 1 FROM eval.answers a WHERE a.system = y.id AND a.benchmark = e.benchmark
+                AND a.code = e.code AND a.version = e.version)
+            ORDER BY y.id, e.benchmark, e.code""")]
+    snap.review = int(_rows(con, "SELECT count(*) FROM eval.review")[0][0])
+    return snap
+
+
+def _what_changed(old: EtalonState, new: EtalonState | None) -> str:
+    """Why an etalon's old version no longer applies, in the words a lawyer uses."""
+    if new is None or new.status == "archived":
+        return "its file was removed (archived)"
+    parts = [name for name, a, b in (("question", old.question_version, new.question_version),
+                                     ("rubric", old.rubric_version, new.rubric_version)) if a != b]
+    what = " and ".join(parts) if parts else "text"
+    return f"its {what} changed (now version {new.version})"
+
+
+def _listed(items: list[str]) -> list[str]:
+    shown = [f"  - {i}" for i in items[:SHOWN]]
+    if len(items) > SHOWN:
+        shown.append(f"  … and {len(items) - SHOWN} more")
+    return shown
+
+
+def _cell(key: CellKey) -> str:
+    system, _, code, attempt = key
+    return f"{system} on {code}" + (f" (attempt {attempt})" if attempt != 1 else "")
+
+
+def changes(before: Snapshot, after: Snapshot) -> list[str]:
+    """The differences, in sentences, most consequential first; empty when nothing changed for anyone."""
+    out: list[str] = []
+    revoked, flagged = [], []
+    for key, old in sorted(before.etalons.items()):
+        new = after.etalons.get(key)
+        if old.status == "signed" and (new is None or new.version != old.version or new.status != "signed"):
+            again = "" if new is None or new.status == "archived" else f"; `etalon sign {key[1]}` signs it again"
+            revoked.append(f"{key[1]}: signed by {old.signed_by} on version {old.version}, no longer applies: "
+                           f"{_what_changed(old, new)}{again}")
+        if new is not None and new.corpus_changed and not old.corpus_changed:
+            flagged.append(f"{key[1]}: a text it cites changed in the corpus; its signature waits for "
+                           f"re-confirmation (`etalon sign {key[1]}`)")
+    if revoked:
+        out += [f"signatures revoked: {len(revoked)}", *_listed(revoked)]
+    if flagged:
+        out += [f"signatures to re-confirm: {len(flagged)}", *_listed(flagged)]
+    out += _decisions(before, after)
+    out += _verdicts(before, after)
+    return out
+
+
+def _decisions(before: Snapshot, after: Snapshot) -> list[str]:
+    groups: dict[tuple[str, str, str], list[Decision]] = defaultdict(list)
+    for did, d in before.decisions.items():
+        if did in after.decisions:
+            continue
+        if d.system not in after.systems:
+            why = f"system {d.system} was removed from the systems file"
+        else:
+            old = before.etalons.get((d.benchmark, d.code))
+            why = _what_changed(old, after.etalons.get((d.benchmark, d.code))) if old else "its etalon changed"
+            why = f"they name version {d.version} of the etalon, and {why}"
+        groups[(d.code, d.system, why)].append(d)
+    if not groups:
+        return []
+    items = [f"{n} decision(s) by {', '.join(sorted({d.decided_by for d in ds}))} on {system}'s answer to {code} "
+             f"({', '.join(sorted({d.target for d in ds}))}): {why}"
+             for (code, system, why), ds in sorted(groups.items()) for n in [len(ds)]]
+    return [f"decisions set aside: {sum(len(v) for v in groups.values())}", *_listed(items)]
+
+
+def _verdicts(before: Snapshot, after: Snapshot) -> list[str]:
+    out: list[str] = []
+    flipped = []
+    for key in sorted(set(before.scores) & set(after.scores)):
+        (_, v0, s0), (_, v1, s1) = before.scores[key], after.scores[key]
+        if (v0, s0) != (v1, s1):
+            flipped.append(f"{_cell(key)}: {v0 or '—'} ({s0}) → {v1 or '—'} ({s1})")
+    if flipped:
+        out += [f"verdicts changed: {len(flipped)}", *_listed(flipped)]
+    dropped = []
+    for key in sorted(set(before.scores) - set(after.scores)):
+        system, benchmark, code, _ = key
+        old, new = before.etalons.get((benchmark, code)), after.etalons.get((benchmark, code))
+        if system not in after.systems:
+            why = "the system was removed from the systems file"
+        elif new is None or new.status == "archived":
+            why = "the etalon was archived"
+        elif old is not None and old.question_version != new.question_version:
+            why = "its answer belongs to an older question; the new one waits for an answer"
+        else:
+            why = f"the etalon is now version {new.version}"
+        dropped.append(f"{_cell(key)}: {why}")
+    if dropped:
+        out += [f"scores dropped from the leaderboard: {len(dropped)}", *_listed(dropped)]
+    new_scores = len(set(after.scores) - set(before.scores))
+    if new_scores:
+        out.append(f"answers scored for the first time: {new_scores}")
+    return out
+
+
+def waiting(after: Snapshot, before: Snapshot | None = None) -> list[str]:
+    """What waits for people now (answers to import or ask for, decisions to take)."""
+    out: list[str] = []
+    if after.waiting_answers:
+        new = set(after.waiting_answers) - set(before.waiting_answers if before else ())
+        note = f" ({len(new)} new)" if before is not None and new else ""
+        out += [f"cells waiting for answers: {len(after.waiting_answers)}{note}",
+                *_listed([f"{s} on {c}" for s, _, c in after.waiting_answers])]
+    if after.review:
+        out.append(f"items waiting for a human decision: {after.review} (`etalon review list`)")
+    return out
+
+
+def report(before: Snapshot, after: Snapshot) -> list[str]:
+    """The block printed after an update: what changed, then what waits."""
+    changed = changes(before, after)
+    head = "what changed for people:" if changed else "nothing changed for people"
+    return [head, *(f"  {line}" for line in changed + waiting(after, before))]

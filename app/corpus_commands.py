@@ -1,0 +1,161 @@
+"""`etalon corpus ingest` and `etalon corpus sources list|remove`: the corpus sources a person registers.
+
+A path given to `ingest` becomes a source in the sources file, read again by every update. A source that gave
+nothing would sit there for ever, failing on every update, so one is not kept: an empty folder is not
+registered at all (a warning says so), and a newly given path that yielded no document is taken out of the list
+again after the attempt, with the reason of every file that failed (from corpus.ingest_errors, where the rows
+stay as the record of the attempt). A source registered before that yields nothing now stays registered —
+someone put it there — and the command says so loudly. Any of these exits 1, after the other paths are done.
+
+Removing a source edits the list only: its documents leave the current corpus at the next `etalon update` or
+`etalon corpus ingest` (the update records the configured sources, and the corpus views and the engine read
+only those); their versions stay in the lake (corpus.document_versions).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from app.actions import Refused
+from warehouse.home import Home
+from warehouse.lake import Lake
+
+COUNTS = ("added", "changed", "unchanged", "failed", "units_added")
+
+
+def _err(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _files(path: Path) -> int:
+    """Files an ingest of the path would read (the count shown while it runs; an empty folder has none)."""
+    from corpus.ingest import SKIP_NAMES, source_files
+
+    if not path.is_dir():
+        return 1
+    files, outside = source_files(path)
+    return sum(1 for f in files if not SKIP_NAMES.match(f.name)) + len(outside)
+
+
+def _errors(lake: Lake, source: str) -> list[str]:
+    """Each failed file of a source with its reason and the detail, as corpus.ingest_errors holds them."""
+    rows = lake.read("ingest_errors", source).to_pylist()
+    out = []
+    for r in rows:
+        where = f" at {r['position']}" if r.get("position") else ""
+        detail = f": {r['detail']}" if r.get("detail") else ""
+        out.append(f"{r['file']}: {r['reason']}{detail}{where}")
+    return out
+
+
+def ingest(home: Home, paths: Sequence[Path]) -> int:
+    from app.cli_commands import finish
+    from app.progress import progress
+    from app.runner import update
+    from corpus.sources import save_source_list, source_for_path, sources_for
+    from evaluation.engine.world import World
+
+    missing = [p for p in paths if not p.exists()]
+    present = [p for p in paths if p.exists()]
+    if not present:
+        raise Refused(f"{missing[0]}: no such file or folder")
+    shortfalls: list[str] = []
+    details = [f"{p}: no such file or folder" for p in missing]
+    empty = [p for p in present if p.is_dir() and _files(p) == 0]
+    for p in empty:
+        _err(f"warning: {p}: an empty folder (no file to read in it): not registered as a source")
+    details += [f"{p}: empty folder, not registered" for p in empty]
+    chosen = [p for p in present if p not in empty]
+    wanted = [source_for_path(p) for p in chosen]
+    existing = sources_for(home.sources_file, home.inbox)
+    known = {s.name for s in existing}
+    log = None
+    if wanted:
+        save_source_list(home.sources_file, existing, wanted)
+        files = sum(_files(p) for p in chosen)
+        with progress(1, "corpus") as bar:
+            bar.step(f"reading {files} file(s) from {len(wanted)} source(s)")
+            log = update(home, bar.echo, groups=("corpus",), progress=bar)
+    index = World.open(home).index
+    lake = Lake(home.lake)
+    totals = dict.fromkeys(COUNTS, 0)
+    dropped = []
+    for source in wanted:
+        entry = index.get("corpus", source.name)
+        meta: dict[str, Any] = dict(entry.meta) if entry is not None else {}
+        counts = {k: int(meta.get(k, 0)) for k in COUNTS}
+        for key, value in counts.items():
+            totals[key] += value
+        print(f"{source.path}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
+        errors = _errors(lake, source.name)
+        for error in errors:
+            _err(f"  {error}")
+        details += errors
+        if counts["added"] + counts["changed"] + counts["unchanged"] == 0:
+            if source.name in known:
+                _err(f"warning: {source.path}: the registered source {source.name} yields no document now; it "
+                     f"stays registered (`etalon corpus sources remove {source.name}` removes it)")
+                details.append(f"{source.path}: registered source {source.name} yields no document")
+            else:
+                dropped.append(source)
+                _err(f"{source.path}: yielded no document, so it is not registered as a source; fix the "
+                     "file(s) above and ingest again")
+    if dropped:
+        names = {s.name for s in dropped}
+        remaining = [s for s in sources_for(home.sources_file, home.inbox) if s.name not in names]
+        save_source_list(home.sources_file, remaining, [])
+        details += [f"{s.path}: yielded no document, not registered" for s in dropped]
+    print(f"documents added {totals['added']}, changed {totals['changed']}, unchanged {totals['unchanged']}, "
+          f"failed {totals['failed']}; units added {totals['units_added']}")
+    shortfalls += [f"{n} {what}" for n, what in (
+        (len(missing), "path(s) not found"), (len(empty), "empty folder(s) not registered"),
+        (totals["failed"], "file(s) failed"), (len(dropped), "path(s) that yielded no document, not registered"))
+        if n]
+    if log is not None:
+        # Only the corpus was asked for: etalon or systems files that do not load (a folder with no etalons at
+        # all, where a corpus is ingested first) are for `etalon update` to report, not a failed ingest.
+        log.problems = [p for p in log.problems if str(home.sources_file) in p]
+        log.corpus_errors = []   # the given paths' failures are counted above, with their detail
+        shortfalls += log.shortfalls()
+        details += log.problems + log.failures
+    return finish("corpus ingest", shortfalls, details)
+
+
+def sources_list(home: Home) -> int:
+    """One line per source: name, kind, location, current documents, files that failed at the last reading."""
+    from corpus.sources import sources_for
+    from evaluation.engine.world import World
+
+    sources = sources_for(home.sources_file, home.inbox)
+    index = World.open(home).index
+    lake = Lake(home.lake)
+    if not home.sources_file.exists():
+        _err(f"no sources file at {home.sources_file}: the corpus is the embedded sample (and the inbox)")
+    for s in sources:
+        docs = lake.read("corpus_documents", s.name)
+        current = sum(1 for v in docs.column("is_current").to_pylist() if v) if docs.num_rows else 0
+        failed = lake.read("ingest_errors", s.name).num_rows
+        entry = index.get("corpus", s.name)
+        when = f"read {entry.computed_at}" if entry is not None else "not read yet"
+        print(f"{s.name}\t{s.kind}\t{s.url or s.path}\t{current} document(s)\t{failed} failed\t{when}")
+    return 0
+
+
+def sources_remove(home: Home, name: str) -> int:
+    from corpus.sources import INBOX, save_source_list, sources_for
+
+    sources = sources_for(home.sources_file, home.inbox)
+    if name == INBOX:
+        raise Refused(f"the inbox is always a source: remove the files from {home.inbox} instead")
+    if name not in {s.name for s in sources}:
+        names = ", ".join(s.name for s in sources if s.name != INBOX) or "none"
+        raise Refused(f"no corpus source {name!r} (registered: {names}; `etalon corpus sources list`)")
+    save_source_list(home.sources_file, [s for s in sources if s.name != name], [])
+    docs = Lake(home.lake).read("corpus_documents", name)
+    current = sum(1 for v in docs.column("is_current").to_pylist() if v) if docs.num_rows else 0
+    print(f"removed source {name} from {home.sources_file}: its {current} document(s) leave the corpus at the next "
+          "`etalon update` (their versions stay in corpus.document_versions)")
+    return 0
