@@ -59,6 +59,22 @@ def input_problems(home: Home) -> list[str]:
     return list(dict.fromkeys(problems + world.problems))
 
 
+def rejected_signatures(home: Home) -> list[tuple[dict[str, Any], str]]:
+    """Signature records that fail verification (written by hand, altered, signed with another key): the
+    engine ignores them, so they never count; they are listed here so someone looks at who wrote them."""
+    from etalons.keys import SigningKeyError, signing_key
+    from etalons.signatures import verify_signatures
+
+    rows = Lake(home.lake).read_all("signatures").to_pylist()
+    if not rows:
+        return []
+    try:
+        key = signing_key(home.root, home.lake, create=False)
+    except SigningKeyError as exc:
+        return [(r, str(exc)) for r in rows]
+    return list(verify_signatures(rows, key)[1])
+
+
 def status(home: Home) -> list[str]:
     lake = Lake(home.lake)
     out = [f"warehouse: {home.root}"]
@@ -73,11 +89,13 @@ def status(home: Home) -> list[str]:
                                                         "corpus.ingest_errors ORDER BY file") if s in configured]
     calls = _query(lake, "SELECT a.system, a.code, a.error FROM eval.answers a JOIN bench.etalons e "
                          "USING (benchmark, code, version) WHERE a.status = 'error' ORDER BY ALL")
+    forged = rejected_signatures(home)
     out.append(f"failing: {len(problems)} input problem(s), {len(ingest)} corpus file(s) not ingested, "
-               f"{len(calls)} failed model call(s)")
+               f"{len(calls)} failed model call(s), {len(forged)} signature(s) rejected")
     out += _listed([f"input: {p}" for p in problems])
     out += _listed([f"corpus: {f}: {r}: {d}" for f, r, d in ingest])
     out += _listed([f"answer: {s} on {c}: {e}" for s, c, e in calls])
+    out += _listed([f"signature: {r.get('code')} by {r.get('signed_by')} ignored: {why}" for r, why in forged])
     snap = snapshot(lake)
     out.append(f"waiting for answers: {len(snap.waiting_answers)} cell(s)")
     out += _listed([f"{s} on {c}" for s, _, c in snap.waiting_answers])

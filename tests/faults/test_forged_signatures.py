@@ -128,3 +128,14 @@ def test_the_key_is_in_no_file_of_the_lake(home: Home) -> None:
                        default=str)
     assert key.hex() not in cells and not any(key in p.read_bytes() for p in files)
     assert not key_path(home.root).resolve().is_relative_to(Path(home.lake).resolve())
+
+
+def test_a_forged_signature_is_listed_by_etalon_status_as_ignored(home: Home) -> None:
+    from app.overview import status
+
+    _drop(home, "f0rged", [{**_genuine(home), "signed_by": FORGED}])
+    lines = status(home)
+    failing = next(line for line in lines if line.startswith("failing:"))
+    assert "1 signature(s) rejected" in failing
+    assert any(line.strip().startswith(f"- signature: NAS-01 by {FORGED} ignored: HMAC does not match")
+               for line in lines), lines
