@@ -53,11 +53,12 @@ def finish(command: str, shortfalls: Sequence[str], details: Sequence[str] = ())
 _DETAILS = 20
 
 
-def _people(home: Home, before: Any, out: Any = print) -> None:
-    """What the update changed for people (signatures, decisions, verdicts) and what waits for them."""
+def _people(home: Home, before: Any, out: Any = print, ran: bool = True) -> None:
+    """What the update changed for people (signatures, decisions, verdicts) and what waits for them; an update
+    that ran nothing changed nothing, so the warehouse is not read a second time."""
     from app.consequences import report, snapshot
 
-    for line in report(before, snapshot(Lake(home.lake))):
+    for line in report(before, snapshot(Lake(home.lake)) if ran else before):
         out(line)
 
 
@@ -90,7 +91,7 @@ def update(home: Home) -> int:
         log = run_update(home, bar.echo, progress=bar)
     for line in log.lines():
         print(line)
-    _people(home, before)
+    _people(home, before, ran=log.runs > 0)
     return finish("update", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
