@@ -212,3 +212,38 @@ def test_write_site_refuses_a_file_outside_the_folder(tmp_path: Path) -> None:
         write_site(tmp_path / "report", {"../escape.html": "x"})
     assert not (tmp_path / "escape.html").exists()
 
+
+
+def _rescored(data: ReportData, code: str, system: str) -> ReportData:
+    from dataclasses import replace
+
+    hit = (pl.col("code") == code) & (pl.col("system") == system)
+    return replace(data, scores=data.scores.with_columns(
+        pl.when(hit).then(pl.col("score") - 1.0).otherwise(pl.col("score")).alias("score")))
+
+
+def test_a_page_drawn_before_from_the_same_inputs_is_reused_and_the_site_is_the_same(site: dict[str, str]) -> None:
+    keys: dict[str, str] = {}
+    render_site(sample_data(), generated_at=GENERATED, keys=keys)
+    served: list[str] = []
+
+    def reuse(path: str, key: str) -> str | None:
+        served.append(path)
+        return site[path] if keys.get(path) == key else None
+
+    again = render_site(sample_data(), generated_at=GENERATED, reuse=reuse)
+    assert again == site
+    assert sorted(served) == sorted(keys) and len(keys) > 10
+
+
+def test_one_rescored_cell_changes_the_keys_of_its_etalons_page_and_its_systems_page_only() -> None:
+    before: dict[str, str] = {}
+    after: dict[str, str] = {}
+    data = sample_data()
+    render_site(data, generated_at=GENERATED, keys=before)
+    changed = _rescored(data, "N-02", "beta")
+    site = render_site(changed, generated_at=GENERATED, keys=after)
+    differ = sorted(path for path in before if before[path] != after[path])
+    assert differ == ["etalons/N-02.html", "systems/beta.html"], differ
+    fresh = render_site(changed, generated_at=GENERATED)
+    assert site == fresh
