@@ -104,8 +104,8 @@ def build_story(make: Callable[..., Project]) -> Story:
     story.runs["show removed law"] = project.etalon("corpus", "show", LAW_ARTICLE)
     systems = project.root / "systems.yaml"
     systems.write_text(systems.read_text(encoding="utf-8") + "judge:\n  base_url: https://example.org/v1\n"
-                       "  models: [a, b]\n  api_key_env: JUDGE_KEY\n", encoding="utf-8")
-    story.runs["update with a judge without model"] = project.etalon("update")
+                       "  api_key_env: JUDGE_KEY\n", encoding="utf-8")   # neither model nor models
+    story.runs["update with a judge naming no model"] = project.etalon("update")
     return story
 
 
@@ -120,7 +120,7 @@ def _run(story: Story, name: str) -> Run:
     ("sources after junk", 0), ("ingest law", 0), ("sources with law", 0), ("remove inbox", 1),
     ("remove unknown", 1), ("remove law", 0), ("update after removal", 0), ("show law", 0),
     ("show removed law", 1), ("update with junk in the inbox", 1),
-    ("update with a judge without model", 1),
+    ("update with a judge naming no model", 1),
 ])
 def test_each_command_exits_one_exactly_when_it_could_not_do_all_it_was_asked(
         story: Story, name: str, status: int) -> None:
@@ -133,7 +133,7 @@ def test_each_command_exits_one_exactly_when_it_could_not_do_all_it_was_asked(
     ("update with a broken file", ["BAD-01.yaml", "1 input problem(s)"]),
     ("ingest junk", ["scan.pdf", "unknown extension .pdf", "empty folder"]),
     ("update with junk in the inbox", ["1 corpus file(s) not ingested", "scan.docx", "malformed_docx"]),
-    ("update with a judge without model", ["1 input problem(s)", "systems.yaml", "judge.model"]),
+    ("update with a judge naming no model", ["1 input problem(s)", "systems.yaml", "judge.model"]),
 ])
 def test_a_partial_failure_ends_with_a_summary_on_stderr_naming_what_failed(
         story: Story, name: str, named: list[str]) -> None:
