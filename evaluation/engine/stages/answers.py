@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, digest
-from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row
+from evaluation.engine.stages.base import Cell, CellKey, CellStage, Computed
 from evaluation.engine.world import World
 from evaluation.systems import SystemConfig
 from warehouse.tables import AnswerRow, LedgerRow
@@ -38,17 +38,10 @@ def output_hash(row: AnswerRow) -> str:
                   row.confidence)
 
 
-class AnswersStage:
+class AnswersStage(CellStage):
     name: ClassVar[str] = "answers"
     version: ClassVar[str] = VERSION
-    group: ClassVar[str] = "cells"
     tables: ClassVar[tuple[str, ...]] = ("answers",)
-
-    def lake_key(self, partition: str) -> tuple[str, ...]:
-        return Part.parse(partition).lake_key()
-
-    def row_cell(self, row: Mapping[str, Any]) -> CellKey:
-        return cell_of_row(row)
 
     def cells(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> list[Cell] | None:
         part = Part.parse(partition)

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
-from evaluation.engine.keys import digest
+from evaluation.engine.keys import Part, digest
 from evaluation.engine.state import Entry, valid, write_ledger
 from evaluation.engine.world import World
 from warehouse.tables import LedgerRow
@@ -215,3 +215,17 @@ def touch_keys(row: LedgerRow | None) -> list[str] | None:
         return None
     keys: list[str] = json.loads(row.touch)
     return keys
+
+
+class CellStage:
+    """What the four cell stages (answers, citations, judgments, scores) share: partitions are shard x system,
+    stored under the partition's own lake key, and a row belongs to the cell its columns name."""
+
+    group: ClassVar[str] = "cells"
+
+    def lake_key(self, partition: str) -> tuple[str, ...]:
+        return Part.parse(partition).lake_key()
+
+    def row_cell(self, row: Mapping[str, Any]) -> CellKey:
+        return cell_of_row(row)
+

@@ -14,7 +14,14 @@ from typing import Any, ClassVar
 from evaluation.engine import code as stage_code
 from evaluation.engine.corpus_view import CorpusView, citation_deps
 from evaluation.engine.keys import Part, digest
-from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, touch_keys, upstream_output
+from evaluation.engine.stages.base import (
+    Cell,
+    CellKey,
+    CellStage,
+    Computed,
+    touch_keys,
+    upstream_output,
+)
 from evaluation.engine.stages.sources import _touch_digest, touch_summary
 from evaluation.engine.world import World
 from warehouse.tables import CitationRow, LedgerRow, from_row
@@ -35,17 +42,10 @@ def context_hash(records: Sequence[Mapping[str, Any]], corpus: CorpusView) -> st
     return digest(texts, repealed)
 
 
-class CitationsStage:
+class CitationsStage(CellStage):
     name: ClassVar[str] = "citations"
     version: ClassVar[str] = VERSION
-    group: ClassVar[str] = "cells"
     tables: ClassVar[tuple[str, ...]] = ("citations",)
-
-    def lake_key(self, partition: str) -> tuple[str, ...]:
-        return Part.parse(partition).lake_key()
-
-    def row_cell(self, row: Mapping[str, Any]) -> CellKey:
-        return cell_of_row(row)
 
     def cells(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> list[Cell] | None:
         part = Part.parse(partition)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, Shard, digest
-from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
+from evaluation.engine.stages.base import Cell, CellKey, CellStage, Computed, upstream_output
 from evaluation.engine.world import World
 from evaluation.systems import JudgeConfig
 from warehouse.tables import CandidateRow, JudgmentRow, LedgerRow, from_row
@@ -47,17 +47,10 @@ def judge_fingerprint(judge: JudgeConfig | None) -> str:
     return digest(relevant, _prompt_files_hash())
 
 
-class JudgmentsStage:
+class JudgmentsStage(CellStage):
     name: ClassVar[str] = "judgments"
     version: ClassVar[str] = VERSION
-    group: ClassVar[str] = "cells"
     tables: ClassVar[tuple[str, ...]] = ("candidates", "judgments")
-
-    def lake_key(self, partition: str) -> tuple[str, ...]:
-        return Part.parse(partition).lake_key()
-
-    def row_cell(self, row: Mapping[str, Any]) -> CellKey:
-        return cell_of_row(row)
 
     def cells(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> list[Cell] | None:
         part = Part.parse(partition)

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, digest
-from evaluation.engine.stages.base import Cell, CellKey, Computed, cell_of_row, upstream_output
+from evaluation.engine.stages.base import Cell, CellKey, CellStage, Computed, upstream_output
 from evaluation.engine.world import World
 from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow, from_row
 
@@ -42,17 +42,10 @@ def situation(why: str) -> str:
     return "no_verdict"
 
 
-class ScoresStage:
+class ScoresStage(CellStage):
     name: ClassVar[str] = "scores"
     version: ClassVar[str] = VERSION
-    group: ClassVar[str] = "cells"
     tables: ClassVar[tuple[str, ...]] = ("scores", "review_items")
-
-    def lake_key(self, partition: str) -> tuple[str, ...]:
-        return Part.parse(partition).lake_key()
-
-    def row_cell(self, row: Mapping[str, Any]) -> CellKey:
-        return cell_of_row(row)
 
     def cells(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> list[Cell] | None:
         part = Part.parse(partition)
