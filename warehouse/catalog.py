@@ -10,6 +10,7 @@ view definitions changes.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -96,19 +97,28 @@ def build_catalog(catalog: Path, lake: Lake, force: bool = False) -> Path:
     os.close(fd)
     os.unlink(tmp_name)  # DuckDB wants to create the file itself
     tmp = Path(tmp_name)
+    # DuckDB names a database's write-ahead log by inserting ".wal" before the first "?" of the whole path, so a
+    # warehouse folder with a "?" in its name cannot be written in place: build elsewhere, then copy beside it.
+    # (Read-only connections write no log, so analysts open the catalog there as anywhere.)
+    workdir = Path(tempfile.mkdtemp(prefix="etalon-catalog-")) if "?" in str(tmp) else None
+    built = workdir / "etalon.duckdb" if workdir is not None else tmp
     try:
-        con = duckdb.connect(str(tmp))
+        con = duckdb.connect(str(built))
         try:
             create_views(con, lake)
             con.execute("CHECKPOINT")
         finally:
             con.close()
+        if workdir is not None:
+            shutil.copyfile(built, tmp)
         os.replace(tmp, catalog)
         marker.write_text(signature, encoding="utf-8")
     finally:
         for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
             if leftover.exists():
                 leftover.unlink()
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
     return catalog
 
 
