@@ -60,18 +60,21 @@ def missing_inputs(world: World) -> list[str]:
 
     out = []
     home = world.home
-    if not home.etalons_dir.is_dir() and world.lake.read_all("etalon_versions").num_rows:
+    if not home.etalons_dir.is_dir() and world.lake.files("etalon_versions"):
         out.append(f"{home.etalons_dir}: no such folder, but this warehouse holds etalons read from one; set "
                    "ETALON_ETALONS (or run from the folder that holds etalons/): nothing was changed")
-    had_systems = world.lake.read("systems").num_rows > 0
+    def had_systems() -> bool:   # read only when the file is missing or broken: not on every update
+        return bool(world.lake.read("systems").num_rows > 0)
+
     if not home.systems_file.is_file():
-        if had_systems:
+        if had_systems():
             out.append(f"{home.systems_file}: no such file, but this warehouse holds systems read from one; set "
                        "ETALON_SYSTEMS (or run from the folder that holds etalons/): nothing was changed")
-    elif had_systems:
-        try:
-            load_systems(home.systems_file)
-        except SystemsConfigError as exc:
+        return out
+    try:
+        world.__dict__["systems"] = load_systems(home.systems_file)   # World.systems then needs no second parse
+    except SystemsConfigError as exc:
+        if had_systems():
             out.append(f"{exc}; its systems stay as they were until it loads: nothing was changed")
     return out
 
