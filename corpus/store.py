@@ -8,6 +8,8 @@ current document whose units are missing.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +20,7 @@ import pyarrow.compute as pc
 
 from corpus.http_source import fetch_index
 from corpus.model import OMITTED, IngestError
+from corpus.precedence import Copy, Outcome, copies_of, decide, default_priority, edition_of, modified_of
 from corpus.sources import Source
 from corpus.tables import Compact, errors_table, merge_versions, parse_compact
 
@@ -43,19 +46,52 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _with_ingested_at(documents: pa.Table, previous: pa.Table, at: str) -> pa.Table:
-    """Keep the first-seen time of versions already stored; stamp new versions with ``at``."""
+def _stamped(documents: pa.Table, previous: pa.Table, at: str) -> pa.Table:
+    """Keep the first-seen time of versions already stored, stamp new versions with ``at``; give every version its
+    edition (from the version) and every current one the time its file was modified (corpus.precedence reads
+    both)."""
     seen: dict[tuple[str, str], str] = {}
-    if previous.num_rows and "ingested_at" in previous.column_names:
-        for d, v, t in zip(previous.column("doc_id").to_pylist(), previous.column("version").to_pylist(),
-                           previous.column("ingested_at").to_pylist(), strict=True):
-            if t:
-                seen[(d, v)] = t
-    stamps = [seen.get((d, v), at) for d, v in zip(documents.column("doc_id").to_pylist(),
-                                                   documents.column("version").to_pylist(), strict=True)]
-    if "ingested_at" in documents.column_names:
-        documents = documents.drop_columns(["ingested_at"])
-    return documents.append_column("ingested_at", pa.array(stamps, pa.string()))
+    mtimes: dict[tuple[str, str], str] = {}
+    if previous.num_rows:
+        names = previous.column_names
+        stamps_before = previous.column("ingested_at").to_pylist() if "ingested_at" in names else []
+        modified_before = previous.column("modified").to_pylist() if "modified" in names else []
+        for i, (d, v) in enumerate(zip(previous.column("doc_id").to_pylist(), previous.column("version").to_pylist(),
+                                       strict=True)):
+            if stamps_before and stamps_before[i]:
+                seen[(d, v)] = stamps_before[i]
+            if modified_before and modified_before[i]:
+                mtimes[(d, v)] = modified_before[i]
+    ids = documents.column("doc_id").to_pylist()
+    versions = documents.column("version").to_pylist()
+    current = documents.column("is_current").to_pylist()
+    files = documents.column("file").to_pylist()
+    stamps = [seen.get((d, v), at) for d, v in zip(ids, versions, strict=True)]
+    editions = [edition_of(v) for v in versions]
+    modified = [(modified_of(f) or mtimes.get((d, v))) if c else mtimes.get((d, v))
+                for d, v, c, f in zip(ids, versions, current, files, strict=True)]
+    documents = documents.drop_columns([c for c in ("ingested_at", "edition", "modified")
+                                        if c in documents.column_names])
+    for name, values in (("ingested_at", stamps), ("edition", editions), ("modified", modified)):
+        documents = documents.append_column(name, pa.array(values, pa.string()))
+    return documents
+
+
+def _in_precedence_order(docs: list[Compact]) -> list[Compact]:
+    """The documents of a source with each doc_id's copies in ascending precedence (corpus.precedence): the merge
+    makes the copy read last current, so of two files holding the same document the rule's winner is current,
+    whatever order the files were listed in. Documents held once keep their place."""
+    counts = Counter(d.doc_id for d in docs)
+    if all(n == 1 for n in counts.values()):
+        return docs
+    groups: dict[str, list[Compact]] = defaultdict(list)
+    for d in docs:
+        if counts[d.doc_id] > 1:
+            groups[d.doc_id].append(d)
+    ordered = {doc_id: iter(sorted(group, key=lambda d: Copy(
+        d.doc_id, "", d.version, 0, edition_of(d.version), modified_of(d.head.file), d.head.file).key))
+        for doc_id, group in groups.items()}
+    return [next(ordered[d.doc_id]) if counts[d.doc_id] > 1 else d for d in docs]
 
 
 def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSummary:
@@ -71,11 +107,12 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSumm
     docs: list[Compact] = []
     if root is not None and root.exists():
         docs, failed = parse_compact(root, source.name, follow_links=source.follow_links)
+        docs = _in_precedence_order(docs)
         errors.extend(failed)
     merged = merge_versions(previous_docs if previous_docs.num_rows else None,
                             previous_units if previous_units.num_rows else None, docs)
     lake.write("corpus_units", (source.name,), merged.units)
-    lake.write("corpus_documents", (source.name,), _with_ingested_at(merged.documents, previous_docs, at))
+    lake.write("corpus_documents", (source.name,), _stamped(merged.documents, previous_docs, at))
     lake.write("ingest_errors", (source.name,), errors_table(errors, at))
     current = merged.documents.filter(merged.documents["is_current"])
     return RefreshSummary(merged.added, merged.changed, merged.unchanged, len(errors), merged.units_added,
@@ -88,14 +125,40 @@ def _version_of(current_documents: pa.Table) -> str:
     return hashlib.sha256(repr(pairs).encode()).hexdigest()[:16]
 
 
-def current_tables(lake: LakeLike, sources: set[str] | None = None) -> tuple[pa.Table, pa.Table]:
-    """Current versions of every document of every source, and their units: one document per ``doc_id``.
+def current_tables(lake: LakeLike, sources: Mapping[str, int] | None = None) -> tuple[pa.Table, pa.Table]:
+    """Current versions of every document of the given sources (name -> priority), and their units: one document
+    per ``doc_id``, the copy corpus.precedence chooses (the corpus.documents and corpus.units views decide the
+    same). ``None``: the sources the last update recorded (every stored source when it recorded none).
 
-    The same document can sit in two sources (a folder ingested, then a file inside it, or an inbox drop of a
-    file a scheduled source also holds). Counted twice, each of its units would resolve as ``ambiguous``; the
-    copy ingested last wins, as the corpus.documents and corpus.units views decide too. Units of status
-    ``omitted`` (placeholders of an abridged copy) are left out: these are the units citations resolve against,
-    and a placeholder is no text of the law (the lake and the corpus.units view keep it, with its status)."""
+    Units of status ``omitted`` (placeholders of an abridged copy) are left out: these are the units citations
+    resolve against, and a placeholder is no text of the law (the lake and the corpus.units view keep it, with
+    its status)."""
+    sources = configured_sources(lake, sources)
+    documents, units = _current_copies(lake, sources)
+    if units.num_rows:
+        # a placeholder for text an abridged copy left out holds no law: no citation may land on it
+        units = units.filter(pc.fill_null(pc.not_equal(units["status"], OMITTED), True))
+    if documents.num_rows and pc.count_distinct(documents["doc_id"]).as_py() < documents.num_rows:
+        documents, units = _one_copy_each(documents, units, priorities_of(lake, sources))
+    return documents, units
+
+
+def configured_sources(lake: LakeLike, sources: Mapping[str, int] | None) -> Mapping[str, int] | None:
+    """The sources (name -> priority) as given, else as the last update recorded them; None when it recorded none
+    (a lake no update has run on: every stored source counts)."""
+    if sources is not None:
+        return sources
+    recorded = {r["name"]: r.get("priority") for r in lake.read("corpus_sources").to_pylist()}
+    return {name: int(p) if p is not None else default_priority(name) for name, p in recorded.items()} or None
+
+
+def priorities_of(lake: LakeLike, sources: Mapping[str, int] | None) -> Mapping[str, int]:
+    """Each source's priority as given or recorded (a source not in it has its default: corpus.precedence)."""
+    return configured_sources(lake, sources) or {}
+
+
+def _current_copies(lake: LakeLike, sources: Mapping[str, int] | None) -> tuple[pa.Table, pa.Table]:
+    """Every source's current documents and units (a document held by two sources appears twice)."""
     if sources is None:
         documents = lake.read_all("corpus_documents")
         units = lake.read_all("corpus_units")
@@ -106,13 +169,20 @@ def current_tables(lake: LakeLike, sources: set[str] | None = None) -> tuple[pa.
     if documents.num_rows:
         documents = documents.filter(pc.fill_null(documents["is_current"], True))
     if units.num_rows:
-        # a placeholder for text an abridged copy left out holds no law: no citation may land on it
-        current = pc.and_(pc.fill_null(units["is_current"], True),
-                          pc.fill_null(pc.not_equal(units["status"], OMITTED), True))
-        units = units.filter(current)
-    if documents.num_rows and pc.count_distinct(documents["doc_id"]).as_py() < documents.num_rows:
-        documents, units = _one_copy_each(documents, units)
+        units = units.filter(pc.fill_null(units["is_current"], True))
     return documents, units
+
+
+def outcomes(lake: LakeLike, sources: Mapping[str, int] | None = None) -> dict[str, Outcome]:
+    """Per doc_id held by more than one source, the current copy and the copies it shadows."""
+    sources = configured_sources(lake, sources)
+    documents, _ = _current_copies(lake, sources)
+    if not documents.num_rows:
+        return {}
+    rows = documents.select([c for c in ("doc_id", "source", "version", "edition", "modified", "file")
+                             if c in documents.column_names]).to_pylist()
+    decided = decide(copies_of(rows, priorities_of(lake, sources)))
+    return {doc_id: o for doc_id, o in decided.items() if o.shadowed}
 
 
 def _concat(tables: list[pa.Table]) -> pa.Table | None:
@@ -122,17 +192,21 @@ def _concat(tables: list[pa.Table]) -> pa.Table | None:
     return pa.concat_tables(found, promote_options="default") if len(found) > 1 else found[0]
 
 
-def _one_copy_each(documents: pa.Table, units: pa.Table) -> tuple[pa.Table, pa.Table]:
-    """Per doc_id the row ingested last (then the greater source name, as the view orders), and its units once."""
-    stamps = (documents["ingested_at"].to_pylist() if "ingested_at" in documents.column_names
-              else [None] * documents.num_rows)
-    best: dict[str, tuple[tuple[str, str], int]] = {}
-    for row, (doc_id, at, source) in enumerate(zip(documents["doc_id"].to_pylist(), stamps,
-                                                   documents["source"].to_pylist(), strict=True)):
-        key = (at or "", source or "")
-        if doc_id not in best or key > best[doc_id][0]:
-            best[doc_id] = (key, row)
-    chosen = documents.take(sorted(row for _, row in best.values()))
+def _one_copy_each(documents: pa.Table, units: pa.Table, priorities: Mapping[str, int]) -> tuple[pa.Table, pa.Table]:
+    """Per doc_id the copy corpus.precedence chooses, and its units once."""
+    rows = documents.select([c for c in ("doc_id", "source", "version", "edition", "modified", "file")
+                             if c in documents.column_names]).to_pylist()
+    copies = copies_of(rows, priorities)
+    winners = {(o.current.doc_id, o.current.source) for o in decide(copies).values()}
+    chosen = documents.take([i for i, c in enumerate(copies) if (c.doc_id, c.source) in winners])
+    if chosen.num_rows > len(winners):   # one source holding the same version twice: keep its first row
+        seen: set[tuple[str, str]] = set()
+        keep = []
+        for i, (d, s) in enumerate(zip(chosen["doc_id"].to_pylist(), chosen["source"].to_pylist(), strict=True)):
+            if (d, s) not in seen:
+                seen.add((d, s))
+                keep.append(i)
+        chosen = chosen.take(keep)
     if not units.num_rows:
         return chosen, units
     wanted = pa.table({"doc_id": chosen["doc_id"], "version": chosen["version"]})
@@ -140,8 +214,8 @@ def _one_copy_each(documents: pa.Table, units: pa.Table) -> tuple[pa.Table, pa.T
     joined = marked.join(wanted, ["doc_id", "version"], join_type="inner")
     # the same version stored by two sources gives each unit twice: keep the first of each path
     first_rows = joined.group_by(["doc_id", "path"], use_threads=False).aggregate([("_row", "min")])
-    rows = first_rows["_row_min"]
-    return chosen, units.take(pc.take(rows, pc.sort_indices(rows)))
+    picked = first_rows["_row_min"]
+    return chosen, units.take(pc.take(picked, pc.sort_indices(picked)))
 
 
 def corpus_version(lake: LakeLike) -> str:

@@ -118,6 +118,8 @@ class CorpusDocument:
     file: str | None
     is_current: bool
     ingested_at: str | None
+    edition: str | None        # the edition date the version carries (corpus.precedence)
+    modified: str | None       # when the copy's file was last modified, as last read
 
 
 @table("corpus_units", keys=("source",))
@@ -146,6 +148,7 @@ class CorpusSourceRow:
     name: str
     kind: str
     location: str
+    priority: int              # which copy of a document shared with another source is current (higher wins)
 
 
 @table("ingest_errors", keys=("source",))

@@ -62,13 +62,10 @@ class CorpusView:
         self._fp: dict[str, str] = {}
 
     @classmethod
-    def from_lake(cls, lake: Any, sources: set[str] | None = None) -> CorpusView:
-        """The corpus of the configured sources (all stored sources when None: the analysts' commands)."""
+    def from_lake(cls, lake: Any, sources: dict[str, int] | None = None) -> CorpusView:
+        """The corpus of the configured sources, name -> priority (those the last update recorded when None; all
+        stored sources when it recorded none)."""
         from corpus.store import _version_of, current_tables
-
-        if sources is None:
-            configured = {r["name"] for r in lake.read("corpus_sources").to_pylist()}
-            sources = configured or None
         documents, units = current_tables(lake, sources)
         version = _version_of(documents) if documents.num_rows else "empty"
         return cls(documents, units, version)

@@ -119,9 +119,14 @@ def prelude(world: World) -> list[str]:
                for s in world.systems.systems]
     if world.lake.read("systems").to_pylist() != [s.__dict__ for s in systems]:
         world.lake.write("systems", (), systems)
+    from corpus.sources import adopt_legacy_sample
     from evaluation.engine.stages.corpus import configured
 
-    sources = [CorpusSourceRow(name=s.name, kind=s.kind, location=str(s.url or s.path))
+    adopted = adopt_legacy_sample(world.home.sources_file, world.lake.stat("corpus_documents", "sample") is not None)
+    if adopted:
+        world.__dict__.pop("_sources", None)
+        notes.append(adopted)
+    sources = [CorpusSourceRow(name=s.name, kind=s.kind, location=s.location, priority=s.rank)
                for s in configured(world).values()]
     if world.lake.read("corpus_sources").to_pylist() != [s.__dict__ for s in sorted(sources, key=lambda s: s.name)]:
         world.lake.write("corpus_sources", (), sorted(sources, key=lambda s: s.name))

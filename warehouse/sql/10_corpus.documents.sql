@@ -1,10 +1,9 @@
 -- Current version of every document; older versions stay in corpus.document_versions. A document held by two
--- sources (a folder ingested, then a file inside it) appears once: the copy ingested last
--- (corpus.store.current_tables decides the same way). A source removed from sources.yaml leaves the corpus (its
--- documents stay in corpus.document_versions).
+-- sources (the official code a person ingested and the embedded sample's abridged copy, a folder and a file
+-- inside it) appears once: the copy corpus.copies ranks first (the rule of corpus/precedence.py: the source's
+-- priority, then the newer edition, then the file modified last, then the source's name). A source removed from
+-- sources.yaml leaves the corpus (its documents stay in corpus.document_versions).
 SELECT doc_id, jurisdiction, act, kind, title, number, date, version, content_hash, source,
-       issuer, court, status, file, ingested_at
-FROM raw.corpus_documents
-WHERE is_current AND (source IN (SELECT name FROM raw.corpus_sources)
-                      OR NOT EXISTS (SELECT 1 FROM raw.corpus_sources))
-QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY coalesce(ingested_at, '') DESC, source DESC) = 1
+       issuer, court, status, file, ingested_at, edition, modified, priority
+FROM corpus.copies
+WHERE rank = 1

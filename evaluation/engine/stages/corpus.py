@@ -15,7 +15,7 @@ from evaluation.engine.stages.base import Result
 from evaluation.engine.state import Entry
 from evaluation.engine.world import World
 
-VERSION = stage_code.version("corpus", "corpus-2")
+VERSION = stage_code.version("corpus", "corpus-3")
 
 
 def configured(world: World) -> dict[str, Any]:
