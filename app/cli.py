@@ -36,7 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     corpus = sub.add_parser("corpus", parents=[common], help="the corpus of official texts")
     corpus_sub = corpus.add_subparsers(dest="corpus_command", required=True)
     ingest = corpus_sub.add_parser("ingest", parents=[common], help="parse files or folders into the warehouse")
-    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.add_argument("paths", nargs="*", type=Path, metavar="PATH")
+    ingest.add_argument("--sample", action="store_true",
+                        help="register the embedded abridged sample as a source too (what `etalon demo` reads)")
+    ingest.add_argument("--no-update", action="store_true",
+                        help="only read the corpus; leave re-resolving citations and signatures to `etalon update`")
     show = corpus_sub.add_parser("show", parents=[common], help="print the text a citation points to")
     show.add_argument("citation")
     show.add_argument("--jurisdiction", choices=["ru", "ro", "auto"], default="auto")
@@ -104,7 +108,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "corpus" and args.corpus_command == "ingest" and not args.paths and not args.sample:
+        parser.error("corpus ingest: give at least one PATH (or --sample for the embedded sample)")
     hint = legacy_home_hint(getattr(args, "home", None))
     if hint:
         print(hint, file=sys.stderr)
@@ -136,8 +143,9 @@ def _dispatch(args: argparse.Namespace, home: Home) -> int:
 
             return corpus_commands.sources_list(home) if args.sources_command == "list" else \
                 corpus_commands.sources_remove(home, args.name)
-        return c.corpus_ingest(home, args.paths) if args.corpus_command == "ingest" else \
-            c.corpus_show(home, args.citation, args.jurisdiction)
+        if args.corpus_command == "ingest":
+            return c.corpus_ingest(home, args.paths, sample=args.sample, update=not args.no_update)
+        return c.corpus_show(home, args.citation, args.jurisdiction)
     if command == "status":
         return c.status(home)
     if command == "show":

@@ -95,10 +95,10 @@ def update(home: Home) -> int:
     return finish("update", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
 
 
-def corpus_ingest(home: Home, paths: list[Path]) -> int:
+def corpus_ingest(home: Home, paths: list[Path], sample: bool = False, update: bool = True) -> int:
     from app.corpus_commands import ingest
 
-    return ingest(home, paths)
+    return ingest(home, paths, sample=sample, follow=update)
 
 
 def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
@@ -120,10 +120,12 @@ def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
         raise Refused(f"{citation}: {resolution.status}: {resolution.reason}")
     doc_id, path = resolution.doc_id, resolution.unit_path or ""
     units = units_table.filter(pc.equal(units_table["doc_id"], doc_id)).to_pylist()
+    document: dict[str, Any] = next(iter(documents.filter(pc.equal(documents["doc_id"], doc_id)).to_pylist()), {})
+    where = _read_from(lake, document)
     if not path:  # a whole act or decision: its title, then its text, top-level unit by top-level unit
-        title = next((d["title"] for d in documents.filter(pc.equal(documents["doc_id"], doc_id)).to_pylist()), "")
+        title = document.get("title") or ""
         top = sorted((u for u in units if "/" not in u["path"]), key=lambda u: u["ord"])
-        print(f"{resolution.citation.act or resolution.citation.court or ''} [{doc_id}] {title}".strip())
+        print(f"{resolution.citation.act or resolution.citation.court or ''} {where} {title}".strip())
         for unit in top[:_WHOLE_SHOWN]:
             print(unit["text"])
         if len(top) > _WHOLE_SHOWN:
@@ -135,9 +137,29 @@ def corpus_show(home: Home, citation: str, jurisdiction: str) -> int:
         raise Refused(f"{citation}: found in {doc_id} but its text is not stored")
     unit = hits[0]
     heading = f" — {unit['heading']}" if unit.get("heading") else ""
-    print(f"{resolution.citation.act or resolution.citation.court} {path}{heading}  [{doc_id}]")
+    print(f"{resolution.citation.act or resolution.citation.court} {path}{heading}  {where}")
     print(unit["text"])
+    for line in _other_copies(lake, doc_id):
+        print(line, file=sys.stderr)
     return 0
+
+
+def _read_from(lake: Lake, document: dict[str, Any]) -> str:
+    """Which copy `corpus show` read: the document, its source and the edition it states."""
+    edition = f", edition {document['edition']}" if document.get("edition") else ""
+    return f"[{document.get('doc_id')}] (source {document.get('source')}{edition})"
+
+
+def _other_copies(lake: Lake, doc_id: str) -> list[str]:
+    """The copies of the document other sources hold, shadowed by the one shown, and why."""
+    from corpus.precedence import why
+    from corpus.store import outcomes
+
+    outcome = outcomes(lake).get(doc_id)
+    if outcome is None:
+        return []
+    return [f"also held by source {c.source} ({c.version}), shadowed: {why(outcome.current, c)}"
+            for c in outcome.shadowed if c.source != outcome.current.source]
 
 
 _WHOLE_SHOWN = 20  # a whole decision prints in full; a whole code would print thousands of articles

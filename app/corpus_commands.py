@@ -51,16 +51,27 @@ def _errors(lake: Lake, source: str) -> list[str]:
     return out
 
 
-def ingest(home: Home, paths: Sequence[Path]) -> int:
+def ingest(home: Home, paths: Sequence[Path], sample: bool = False, follow: bool = True) -> int:
+    """Register and read the paths (and the embedded sample when asked); then, with `follow`, bring the rest of the
+    warehouse up to date with the new corpus, as `etalon update` would: citations re-resolved where a cited unit
+    changed, and signed etalons whose cited text changed flagged for re-confirmation, before the command returns."""
     from app.cli_commands import finish
     from app.progress import progress
     from app.runner import update
-    from corpus.sources import save_source_list, source_for_path, sources_for
+    from corpus.sources import (
+        SAMPLE,
+        adopt_legacy_sample,
+        free_name,
+        sample_source,
+        save_source_list,
+        source_for_path,
+        sources_for,
+    )
     from evaluation.engine.world import World
 
     missing = [p for p in paths if not p.exists()]
     present = [p for p in paths if p.exists()]
-    if not present:
+    if not present and not sample:
         raise Refused(f"{missing[0]}: no such file or folder")
     shortfalls: list[str] = []
     details = [f"{p}: no such file or folder" for p in missing]
@@ -70,17 +81,23 @@ def ingest(home: Home, paths: Sequence[Path]) -> int:
     details += [f"{p}: empty folder, not registered" for p in empty]
     chosen = [p for p in present if p not in empty]
     wanted = [source_for_path(p) for p in chosen]
+    lake = Lake(home.lake)
+    adopted = adopt_legacy_sample(home.sources_file, lake.stat("corpus_documents", SAMPLE) is not None)
+    if adopted:
+        _err(f"note: {adopted}")
     existing = sources_for(home.sources_file, home.inbox)
     known = {s.name for s in existing}
+    if sample:   # asked for by name: the one registered already, or the embedded sample under a free name
+        listed = next((s for s in existing if s.kind == "sample"), None)
+        wanted.append(listed or sample_source(free_name(SAMPLE, known)))
     log = None
     if wanted:
         save_source_list(home.sources_file, existing, wanted)
-        files = sum(_files(p) for p in chosen)
+        files = sum(_files(s.path) for s in wanted if s.path is not None)
         with progress(1, "corpus") as bar:
             bar.step(f"reading {files} file(s) from {len(wanted)} source(s)")
             log = update(home, bar.echo, groups=("corpus",), progress=bar)
     index = World.open(home).index
-    lake = Lake(home.lake)
     totals = dict.fromkeys(COUNTS, 0)
     dropped = []
     for source in wanted:
@@ -110,6 +127,9 @@ def ingest(home: Home, paths: Sequence[Path]) -> int:
         details += [f"{s.path}: yielded no document, not registered" for s in dropped]
     print(f"documents added {totals['added']}, changed {totals['changed']}, unchanged {totals['unchanged']}, "
           f"failed {totals['failed']}; units added {totals['units_added']}")
+    if wanted:
+        for line in precedence_lines(home, lake, {s.name for s in wanted}):
+            print(line)
     shortfalls += [f"{n} {what}" for n, what in (
         (len(missing), "path(s) not found"), (len(empty), "empty folder(s) not registered"),
         (totals["failed"], "file(s) failed"), (len(dropped), "path(s) that yielded no document, not registered"))
@@ -121,26 +141,103 @@ def ingest(home: Home, paths: Sequence[Path]) -> int:
         log.corpus_errors = []   # the given paths' failures are counted above, with their detail
         shortfalls += log.shortfalls()
         details += log.problems + log.failures
+        if follow and _has_etalons(home):
+            rest = _follow_up(home)
+            shortfalls += rest.shortfalls()
+            details += rest.failures
     return finish("corpus ingest", shortfalls, details)
+
+
+def _has_etalons(home: Home) -> bool:
+    """Whether there is anything beyond the corpus to bring up to date (a corpus-first folder has no etalons)."""
+    return home.etalons_dir.is_dir() or bool(Lake(home.lake).files("etalon_versions"))
+
+
+def _follow_up(home: Home) -> Any:
+    """The rest of an update after the corpus changed, with what it changed for people. Its input problems (etalon
+    files that do not load) are `etalon update`'s to report and fail on, not the ingest's."""
+    from app.cli_commands import _echo, _groups, _people
+    from app.consequences import snapshot
+    from app.progress import progress
+    from app.runner import update
+
+    before = snapshot(Lake(home.lake))
+    with progress(_groups(), "update") as bar:
+        def quiet(line: str) -> None:
+            if not line.startswith("input problem:"):
+                bar.echo(line)
+
+        rest = update(home, quiet, groups=("etalons", "cells", "analytics", "report"), progress=bar)
+    for line in rest.lines():
+        _echo(line)
+    _people(home, before, _echo)
+    if rest.problems:
+        _err(f"note: {len(rest.problems)} input problem(s) outside the corpus; `etalon update` lists them")
+    rest.problems = []
+    return rest
+
+
+_SHOWN = 20  # lines per kind of outcome; corpus.copies lists every copy
+
+
+def precedence_lines(home: Home, lake: Lake, names: set[str]) -> list[str]:
+    """What the given sources' documents superseded, or why they are shadowed (corpus.precedence decides): a
+    document another source also holds is never just "added" with nothing visible."""
+    from corpus.precedence import why
+    from corpus.sources import sources_for
+    from corpus.store import outcomes
+
+    configured = {s.name: s.rank for s in sources_for(home.sources_file, home.inbox)}
+    supersedes: list[str] = []
+    shadowed: list[str] = []
+    for doc_id, outcome in sorted(outcomes(lake, configured).items()):
+        winner = outcome.current
+        if winner.source in names:
+            others = [c for c in outcome.shadowed if c.source != winner.source]
+            if others:
+                supersedes.append(f"  {doc_id}: current from {winner.source}; it supersedes the copy in "
+                                  + "; ".join(f"{c.source} ({why(winner, c)})" for c in others))
+        for loser in outcome.shadowed:
+            if loser.source in names and loser.source != winner.source:
+                shadowed.append(f"  {doc_id}: the copy in {loser.source} is shadowed by the copy in {winner.source} "
+                                f"({why(winner, loser)}); it stays in corpus.document_versions")
+    out: list[str] = []
+    for title, lines in (("supersede another source's copy", supersedes),
+                         ("are shadowed by another source's copy", shadowed)):
+        if lines:
+            out.append(f"{len(lines)} document(s) {title}:")
+            out += lines[:_SHOWN]
+            if len(lines) > _SHOWN:
+                out.append(f"  … and {len(lines) - _SHOWN} more (corpus.copies lists every copy and its rank)")
+    return out
 
 
 def sources_list(home: Home) -> int:
     """One line per source: name, kind, location, current documents, files that failed at the last reading."""
     from corpus.sources import sources_for
+    from corpus.store import outcomes
     from evaluation.engine.world import World
 
     sources = sources_for(home.sources_file, home.inbox)
     index = World.open(home).index
     lake = Lake(home.lake)
     if not home.sources_file.exists():
-        _err(f"no sources file at {home.sources_file}: the corpus is the embedded sample (and the inbox)")
+        _err(f"no sources file at {home.sources_file}: no corpus source is registered but the inbox "
+             "(`etalon corpus ingest PATH` registers one; `etalon demo` registers the embedded sample)")
+    shadowed: dict[str, int] = {}
+    for outcome in outcomes(lake, {s.name: s.rank for s in sources}).values():
+        for loser in outcome.shadowed:
+            if loser.source != outcome.current.source:
+                shadowed[loser.source] = shadowed.get(loser.source, 0) + 1
     for s in sources:
         docs = lake.read("corpus_documents", s.name)
         current = sum(1 for v in docs.column("is_current").to_pylist() if v) if docs.num_rows else 0
         failed = lake.read("ingest_errors", s.name).num_rows
         entry = index.get("corpus", s.name)
         when = f"read {entry.computed_at}" if entry is not None else "not read yet"
-        print(f"{s.name}\t{s.kind}\t{s.url or s.path}\t{current} document(s)\t{failed} failed\t{when}")
+        hidden = f" ({shadowed[s.name]} shadowed by another source)" if shadowed.get(s.name) else ""
+        print(f"{s.name}\t{s.kind}\t{s.location}\t{current} document(s){hidden}\t{failed} failed\t{when}"
+              f"\tpriority {s.rank}")
     return 0
 
 

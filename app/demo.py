@@ -46,6 +46,7 @@ def run_demo(root: Path | None, echo: Callable[[str], None], progress: Any = Non
         echo(f"sample decision skipped: {problem}")
     echo(f"recorded {added} new sample reviewer decision(s)")
     _advance(progress, "the sample corpus")
+    _register_sample(home, echo)
     first = update(home, echo, groups=("corpus",))
     _advance(progress, "sample signatures")
     _sign_sample(home, lake, echo)
@@ -57,6 +58,16 @@ def run_demo(root: Path | None, echo: Callable[[str], None], progress: Any = Non
     for stage, n in first.partitions.items():
         log.partitions[stage] = log.partitions.get(stage, 0) + n
     return log
+
+
+def _register_sample(home: Home, echo: Callable[[str], None]) -> None:
+    """The demo is the one command that asks for the embedded sample: it registers it as a corpus source (at the
+    sample's priority, so a document a person ingested is never shadowed by its abridged copy)."""
+    from corpus.sources import ensure_sample
+
+    source, written = ensure_sample(home.sources_file, home.inbox)
+    if written:
+        echo(f"registered the embedded sample as corpus source {source.name!r} in {home.sources_file}")
 
 
 def _advance(progress: Any, next_step: str) -> None:

@@ -24,10 +24,10 @@ _STORIES: dict[str, Future[Any]] = {}
 _ROOTS: list[Path] = []
 
 
-def _make(name: str, systems: tuple[str, ...] = ("sys-a",)) -> Project:
+def _make(name: str, systems: tuple[str, ...] = ("sys-a",), sample_corpus: bool = True) -> Project:
     root = Path(tempfile.mkdtemp(prefix=f"etalon-acceptance-{name}-"))
     _ROOTS.append(root)
-    return Project(root, systems=systems).create()
+    return Project(root, systems=systems).create(sample_corpus=sample_corpus)
 
 
 def _start(module: ModuleType) -> Future[Any] | None:

@@ -85,8 +85,13 @@ class Project:
                    ETALON_SYSTEMS=str(self.root / "systems.yaml"), PYTHONWARNINGS="ignore")
         return env
 
-    def create(self) -> Project:
+    def create(self, sample_corpus: bool = True) -> Project:
+        """The benchmark folder and systems.yaml; with `sample_corpus`, a sources file that lists the embedded
+        sample (a home holds it only when asked: the demo, `corpus ingest --sample`, or this entry)."""
         self.bench.mkdir(parents=True)
+        if sample_corpus:
+            self.home.mkdir(parents=True, exist_ok=True)
+            self.write_yaml(self.home / "sources.yaml", {"sources": [{"name": "sample", "kind": "sample"}]})
         self.write_yaml(self.bench / "benchmark.yaml", {
             "name": "Acceptance benchmark", "methodology": "lesto", "canary": "5e1f0c7a9b2d4e6f8a0b1c2d3e4f5a6b"})
         self.write_yaml(self.root / "systems.yaml",

@@ -184,7 +184,6 @@ def test_the_catalog_exposes_every_contract_view_with_its_columns(project: Proje
     assert set(columns.split(", ")) - described == set()
 
 
-def test_the_sample_corpus_is_in_the_catalog_without_a_sources_file(project: Project) -> None:
-    assert not (project.home / "sources.yaml").exists()
+def test_the_sample_corpus_listed_in_the_sources_file_is_in_the_catalog(project: Project) -> None:
     rows = project.query("SELECT count(*) FROM corpus.units WHERE act = 'ru/gk' AND article = '1152'")
     assert rows[0][0] >= 1

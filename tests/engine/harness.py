@@ -359,6 +359,42 @@ class Project:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return f"{path.name} line {i + 1}"
 
+    def _copy_document(self) -> str:
+        """Another source holds a document too: a copy of one of the corpus's text documents (one line amended, or
+        as it is) in the source `extra`, registered at a random priority — which copy is current is then the
+        precedence rule's to decide (corpus.precedence), and a fresh warehouse must decide the same."""
+        docs = sorted(p for p in (self.root / "corpus").rglob("*") if p.is_file() and p.suffix in (".txt", ".md")
+                      and "extra" not in p.relative_to(self.root / "corpus").parts)
+        if not docs:
+            return "no text document"
+        path = self.rng.choice(docs)
+        lines = path.read_text(encoding="utf-8").splitlines()
+        candidates = [i for i, line in enumerate(lines) if len(line) > 60]
+        amended = bool(candidates) and self.rng.random() < 0.7
+        if amended:
+            i = self.rng.choice(candidates)
+            lines[i] = lines[i].rstrip(".") + " (в редакции другого источника)."
+        target = self.root / "corpus" / "extra" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        priority = self._register_extra()
+        return f"{path.name} copied{' amended' if amended else ''} (extra at priority {priority})"
+
+    def _reprioritise(self) -> str:
+        """The extra source's priority changes: the current copy of every document it shares may change side."""
+        if not (self.root / "corpus" / "extra").exists():
+            return "no extra source"
+        return f"extra at priority {self._register_extra()}"
+
+    def _register_extra(self) -> int:
+        path = self.home_dir / "sources.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        priority = self.rng.choice([-1, 0, 1])
+        data["sources"] = [s for s in data["sources"] if s["name"] != "extra"] + [
+            {"name": "extra", "path": str(self.root / "corpus" / "extra"), "priority": priority}]
+        path.write_text(yaml.safe_dump(data), encoding="utf-8")
+        return priority
+
     def _remove_source(self) -> str:
         path = self.home_dir / "sources.yaml"
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -510,4 +546,4 @@ def differences(project: Project, fresh: Project) -> dict[str, tuple[list[Any], 
 
 ACTIONS = ("add_etalon", "edit_etalon", "break_etalon", "fix_etalon", "remove_etalon", "edit_benchmark",
            "import_answers", "decide", "decide", "undo", "approve", "sign", "amend_corpus", "remove_source",
-           "change_systems", "kill_midway")
+           "change_systems", "kill_midway", "copy_document", "reprioritise")
