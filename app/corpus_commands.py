@@ -15,7 +15,7 @@ only those); their versions stay in the lake (corpus.document_versions).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +96,7 @@ def ingest(home: Home, paths: Sequence[Path], sample: bool = False, follow: bool
         files = sum(_files(s.path) for s in wanted if s.path is not None)
         with progress(1, "corpus") as bar:
             bar.step(f"reading {files} file(s) from {len(wanted)} source(s)")
-            log = update(home, bar.echo, groups=("corpus",), progress=bar)
+            log = update(home, _corpus_only(bar.echo, str(home.sources_file)), groups=("corpus",), progress=bar)
     index = World.open(home).index
     totals = dict.fromkeys(COUNTS, 0)
     dropped = []
@@ -146,6 +146,16 @@ def ingest(home: Home, paths: Sequence[Path], sample: bool = False, follow: bool
             shortfalls += rest.shortfalls()
             details += rest.failures
     return finish("corpus ingest", shortfalls, details)
+
+
+def _corpus_only(echo: Callable[[str], None], sources_file: str) -> Callable[[str], None]:
+    """The corpus pass's lines, without input problems of the etalons or systems (the follow-up update, or the
+    next `etalon update`, reports those; a folder with no etalons yet is no problem of an ingest)."""
+    def said(line: str) -> None:
+        if not line.startswith("input problem:") or sources_file in line:
+            echo(line)
+
+    return said
 
 
 def _has_etalons(home: Home) -> bool:
