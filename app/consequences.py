@@ -52,6 +52,7 @@ class Snapshot:
     systems: set[str] = field(default_factory=set)
     waiting_answers: list[tuple[str, str, str]] = field(default_factory=list)   # system, benchmark, code
     review: int = 0
+    read_from: dict[str, str] = field(default_factory=dict)   # doc_id -> the source whose copy is current
 
 
 def snapshot(lake: Lake) -> Snapshot:
@@ -101,6 +102,7 @@ def _read(con: Any) -> Snapshot:
                 AND a.code = e.code AND a.version = e.version)
             ORDER BY y.id, e.benchmark, e.code""")]
     snap.review = int(_rows(con, "SELECT count(*) FROM eval.review")[0][0])
+    snap.read_from = {str(d): str(s) for d, s in _rows(con, "SELECT doc_id, source FROM corpus.documents")}
     return snap
 
 
@@ -145,7 +147,17 @@ def changes(before: Snapshot, after: Snapshot) -> list[str]:
         out += [f"signatures to re-confirm: {len(flagged)}", *_listed(flagged)]
     out += _decisions(before, after)
     out += _verdicts(before, after)
+    out += _sources(before, after)
     return out
+
+
+def _sources(before: Snapshot, after: Snapshot) -> list[str]:
+    """Documents whose current copy now comes from another source (corpus.precedence chose again): what the
+    citations of every etalon and answer resolve against changed side."""
+    moved = [f"{doc_id}: now read from {after.read_from[doc_id]} (was {source})"
+             for doc_id, source in sorted(before.read_from.items())
+             if doc_id in after.read_from and after.read_from[doc_id] != source]
+    return [f"documents now read from another source: {len(moved)}", *_listed(moved)] if moved else []
 
 
 def _decisions(before: Snapshot, after: Snapshot) -> list[str]:

@@ -22,10 +22,12 @@ DECISION = Decision("sys-a", "acc", "ACC-01", "v1", 1, "branch:1", "Пётр Р�
 
 
 def snap(etalon: EtalonState, score: tuple[str, str | None, str] | None = None, decided: bool = False,
-         systems: tuple[str, ...] = ("sys-a",), waiting: int = 0, review: int = 0) -> Snapshot:
+         systems: tuple[str, ...] = ("sys-a",), waiting: int = 0, review: int = 0,
+         read_from: str = "sample") -> Snapshot:
     return Snapshot(etalons={KEY: etalon}, scores={CELL: score} if score else {},
                     decisions={"d1": DECISION} if decided else {}, systems=set(systems),
-                    waiting_answers=[("sys-b", "acc", f"ACC-{i:02}") for i in range(waiting)], review=review)
+                    waiting_answers=[("sys-b", "acc", f"ACC-{i:02}") for i in range(waiting)], review=review,
+                    read_from={"ru/gk/part-1": read_from})
 
 
 CASES = [
@@ -43,6 +45,8 @@ CASES = [
      "sys-a on ACC-01: its answer belongs to an older question"),
     ("a first score is counted", snap(POOL1), snap(POOL1, ("v1", "partial", "final")),
      "answers scored for the first time: 1"),
+    ("a document read from another source is named with both", snap(V1), snap(V1, read_from="ru-codes"),
+     "ru/gk/part-1: now read from ru-codes (was sample)"),
 ]
 
 
