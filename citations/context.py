@@ -80,6 +80,9 @@ def _context_act(
     prev = _refer_back(reg, acts, u.start, "any")
     if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
         return prev
+    amended = _amended_act(acts, folded, u.start)
+    if amended is not None:
+        return amended
     # the act a text is about: the one it names other than as the act that amended it
     if not subjects:
         subjects.append(
@@ -93,6 +96,28 @@ def _context_act(
         key = next(iter(subjects[0]))
         return next(a for a in acts if a.key == key)
     return _next_in_sentence(acts, text, folded, u.items_end)
+
+
+# "Legea nr. 231/2015 ..., se modifică și se completează după cum urmează:", "Внести в Федеральный закон ...
+# следующие изменения:": the articles an amending act then names bare ("1. La articolul 3, ...") are the amended act's
+_AMENDS = re.compile(
+    r"\bse\s+(?:modifica|completeaza|modifica\s+si\s+se\s+completeaza)(?:\s+dupa\s+cum\s+urmeaza)?\s*:"
+    r"|следующ[а-я]+\s+изменени[а-я]*\s*:"
+)
+
+
+def _amended_act(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
+    """The act an amending text declares it amends, before `pos`: the first act of the paragraph ending in "se
+    modifică ... după cum urmează:"."""
+    if ":" not in folded[:pos]:
+        return None
+    last = None
+    for last in _AMENDS.finditer(folded, 0, pos):
+        pass
+    if last is None:
+        return None
+    lo = folded.rfind("\n", 0, last.start()) + 1  # the declaration opens its paragraph
+    return next((a for a in acts if lo <= a.start < last.start() and a.key is not None), None)
 
 
 def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
@@ -109,7 +134,12 @@ def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
             used.add(a.start)
 
 
+UNNAMED = "unnamed"  # a unit's act is named, but by nothing the registry reads: it stays unknown
+
+
 def _refer_back(reg: ActRegistry, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
+    if kind == UNNAMED:
+        return None
     for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
         a = acts[i]
         if a.key is not None and (kind == "any" or _kind_fits(kind, a, reg)):

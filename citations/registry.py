@@ -64,6 +64,8 @@ _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
 _RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
 _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
+# between a code's name and the number of the law that enacted it: its part, a closing quote, the date
+_CODE_OWN_NUMBER = re.compile(rf"\s*(?:\(\s*част[а-я]*\s+[а-я]+\s*\))?\s*[\"»]?\s*(?:от\s+{DATE}\s*(?:г\.\s*)?)?")
 _RU_LAW_AFTER_TITLE = re.compile(
     rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фз)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
 )
@@ -311,6 +313,22 @@ class ActRegistry:
             if act.start >= end:
                 end = act.end
                 out.append(act)
+        if jurisdiction == "ru" and len(out) > 1:
+            out = self._codes_with_their_numbers(folded, out)
+        return out
+
+    def _codes_with_their_numbers(self, folded: str, acts: list[ActMatch]) -> list[ActMatch]:
+        """ "Семейный кодекс Российской Федерации от 29.12.1995 N 223-ФЗ", "Налоговый кодекс Российской Федерации
+        (часть вторая)" от 05.08.2000 N 117-ФЗ": a code is enacted as a federal law, and the number written after
+        its name is that law's, not a second act."""
+        out = [acts[0]]
+        for act in acts[1:]:
+            prev = out[-1]
+            if (prev.type == "code" and act.type == "law" and act.key is not None and act.key.startswith("ru/fz-")
+                    and _CODE_OWN_NUMBER.fullmatch(folded, prev.end, act.start)):
+                out[-1] = _act_match(prev.start, act.end, prev.key, prev.type)
+            else:
+                out.append(act)
         return out
 
     def _other_scans(
@@ -348,8 +366,11 @@ class ActRegistry:
         if num is not None:
             if num.endswith("-i"):
                 num = num[:-1] + "1"  # "№ 2300-I": the Roman one of the Supreme Soviet's laws
-            head = m.group("lawhead")
-            slug = f"fz-{num}" if (m.group("fz") or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
+            head, sign = m.group("lawhead"), m.group("fz")
+            if sign == "-фкз" or "конституционн" in head:  # "Федеральный конституционный закон № 3-ФКЗ"
+                slug = f"fkz-{num}"  # numbered apart from the federal laws
+            else:
+                slug = f"fz-{num}" if (sign or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
             key = self._slug("ru", slug)
         t = self._title_after(folded, end)
         if t is not None:
