@@ -75,8 +75,10 @@ def _context_act(
     reg: ActRegistry, acts: list[ActMatch], text: str, folded: str, u: Unit, subjects: list[set[str | None]]
 ) -> ActMatch | None:
     """The act of an article written bare, where the text settles it: the act named last before it in the
-    same sentence, or the one act the whole text names; else the act the sentence goes on to name
-    ("(ст. 131–132 ..., см. ГПК РФ)"). Never an act named sentences before among others: better unknown."""
+    same sentence, the act an amending text declares it amends, or the one act the whole text names; else the act
+    the sentence goes on to name ("(ст. 131–132 ..., см. ГПК РФ)"); else the one act named before it however far
+    back ("Legea nr. 85/2014 ..." pages before "potrivit art. 75"). Never an act named sentences before among
+    others: better unknown."""
     prev = _refer_back(reg, acts, u.start, "any")
     if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
         return prev
@@ -95,7 +97,17 @@ def _context_act(
     if len(subjects[0]) == 1:
         key = next(iter(subjects[0]))
         return next(a for a in acts if a.key == key)
-    return _next_in_sentence(acts, text, folded, u.items_end)
+    nxt = _next_in_sentence(acts, text, folded, u.items_end)
+    if nxt is not None or prev is None:
+        return nxt
+    # the one act the text has named so far, however far back ("Ordonanța ... nr. 202/2008" paragraphs before "este
+    # art. 29"), other than as an amending act; several acts named before it leave it unknown
+    before = {
+        a.key: a
+        for a in acts[: bisect_right([a.end for a in acts], u.start)]
+        if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)
+    }
+    return next(iter(before.values())) if len(before) == 1 else None
 
 
 # "Legea nr. 231/2015 ..., se modifică și se completează după cum urmează:", "Внести в Федеральный закон ...

@@ -42,9 +42,10 @@ PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+l
 
 # ---------------------------------------------------------------- acts known by type and number
 ACT_TYPE = (
-    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
+    r"(?P<rtype>leg(?:ea|ii|e)(?:-cadru)?|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
     r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
     r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|hotarar[a-z]*\s+parlamentului(?:\s+romaniei)?|decizi[a-z]*\s+(?:a\s+)?prim(?:ului)?-ministru(?:lui)?"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
 )
 # An order names its issuer between the word and the number, at length ("Ordinul ministrului mediului, apelor și
@@ -55,6 +56,12 @@ ACT_TYPE = (
 ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,9}}?)"
 ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
+# "Hotărârii Parlamentului nr. 5/2020 pentru acordarea încrederii Guvernului și Deciziei prim-ministrului nr. 200/2019":
+# a title ends before "și" and another act; "pentru modificarea Legii nr. 1/2011 și a Legii nr. 2/2012" goes on
+_NEXT_ACT = (
+    r"\s+si\s+(?=(?:legea|legii|ordonant[a-z]*|hotarar[a-z]*|decizi[a-z]*|decret[a-z]*|ordinul(?:ui)?|o\.?\s?u\.?\s?g\.?"
+    r"|h\.?\s?g\.?|o\.?\s?g\.?)\s)"
+)
 # "pentru aprobarea Normelor ..., precum și a organismelor ...", "... 2021-2022, precum și pentru completarea ...": a
 # title goes on over ", precum și" when no act follows it ("..., precum și Legea nr. 2/2012" names another act)
 _TITLE_GOES_ON = (
@@ -66,7 +73,7 @@ ACT_LAW = (
     rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
     rf"|(?:\s+|(?<=\d))(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)|{_TITLE_GOES_ON}){{1,400}}?"
-    rf"(?=(?!{_TITLE_GOES_ON})[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|$))?"
+    rf"(?=(?!{_TITLE_GOES_ON})[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|{_NEXT_ACT}|$))?"
 )
 
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
@@ -178,7 +185,8 @@ ECHR = re.compile(
     r"(?:cedo|curt(?:ea|ii)\s+europe(?:ana|ne)\s+a\s+drepturilor\s+omului)[^;\n]{0,160}?(?:cererea|nr\.|no\.)\s*"
     r"(?P<num>\d{3,6}/\d{2})(?!\d)"
 )
-MECHANISM_RIL = re.compile(r"recurs(?:ul|ului)?\s+in\s+interesul\s+legii|\bril\b")
+# "referitoare la interpretarea și aplicarea unitară a dispozițiilor ...": how the High Court titles a RIL decision
+MECHANISM_RIL = re.compile(r"recurs(?:ul|ului)?\s+in\s+interesul\s+legii|\bril\b|interpretarea\s+si\s+aplicarea\s+unitara")
 MECHANISM_HP = re.compile(r"dezlegarea\s+unor\s+chestiuni\s+de\s+drept|hotarar[a-z]*\s+prealabil[ae]|\bhp\b")
 CCR_HINT = re.compile(r"neconstitutional|curt(?:ea|ii)\s+constitutional[ae]|\bccr\b")
 

@@ -108,6 +108,10 @@ def _ro_type(word: str) -> str:
         return "ordin"
     if "camerei" in w:
         return "hcd"
+    if "parlamentului" in w:
+        return "hparl"
+    if "prim" in w:
+        return "dpm"
     if w.startswith(("legea", "legii", "lege")) or w == "l":
         return "lege"
     if w.startswith("oug") or "urgen" in w:
@@ -450,6 +454,10 @@ def _eu_directive(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), eu.directive_key(m), "eu")
 
 
+def _eu_decision(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.decision_key(m), "eu")
+
+
 def _echr_protocol(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), eu.protocol_key(m), "convention")
 
@@ -477,6 +485,7 @@ _EU_SCANS: list[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]]
     (("regulament", "регламент"), eu.REGULATION, _eu_regulation),
     (("regulament", "регламент", "gdpr"), eu.GDPR_NAME, _gdpr),
     (("directiv", "директив"), eu.DIRECTIVE, _eu_directive),
+    (("decizi", "решени"), eu.DECISION, _eu_decision),
     (("protocol", "протокол"), eu.PROTOCOL, _echr_protocol),
 ]
 _OTHER_SCANS = {
