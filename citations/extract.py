@@ -287,7 +287,7 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
     out = []
     for it in (ru.ITEM_RE if is_ru else ro.ITEM_RE).finditer(written):
         if is_ru:
-            a, b, bracket = it.group("a"), it.group("b"), it.group("sub")
+            a, b, bracket = it.group("a").replace(" ", ""), it.group("b"), it.group("sub")
             sub = _ru_part_after(bracket) if bracket else None  # "35 (часть 2)"
             if b is not None and b.isdigit() and it.end("a") + 1 == it.start("b") and int(b) < int(a.split(".")[0]):
                 a, b = f"{a}.{b}", None  # "ст. 14.1.1-1": an inserted article (the corpus's 14.1.1.1), no range

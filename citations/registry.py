@@ -67,8 +67,9 @@ _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
 # between a code's name and the number of the law that enacted it: its part, a closing quote, the date
 _CODE_OWN_NUMBER = re.compile(rf"\s*(?:\(\s*част[а-я]*\s+[а-я]+\s*\))?\s*[\"»]?\s*(?:от\s+{DATE}\s*(?:г\.\s*)?)?")
 _RU_LAW_AFTER_TITLE = re.compile(
-    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фз)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фк?з)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
 )
+_LATE_NUMBER = re.compile(r"(?:№|n)\s*(\d+(?:-\d+)?)(-фк?з)?")
 _TITLE_HEAD_AT = re.compile(r"\s*\"?\s*([а-я]+)\s+([а-я]{1,3})")
 
 
@@ -400,6 +401,10 @@ class ActRegistry:
             after = _RU_LAW_AFTER_TITLE.match(folded, end)  # «О ...» от 26.10.2002 № 127-ФЗ: the number last
             if after is not None:
                 end = after.end()
+                late = _LATE_NUMBER.search(after.group())
+                if key is None and late is not None:  # a title we do not know: the number still names the law
+                    kind = "fkz" if late.group(2) == "-фкз" or "конституционн" in m.group("lawhead") else "fz"
+                    key = self._slug("ru", f"{kind}-{late.group(1)}")
         return _act_match(pos, end, key, "law")
 
     def _title_after(self, folded: str, pos: int) -> tuple[str, int] | None:
