@@ -121,7 +121,7 @@ _AMENDS = re.compile(
 def _amended_act(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
     """The act an amending text declares it amends, before `pos`: the first act of the paragraph ending in "se
     modifică ... după cum urmează:"."""
-    if ":" not in folded[:pos]:
+    if folded.find(":", 0, pos) < 0:
         return None
     last = None
     for last in _AMENDS.finditer(folded, 0, pos):

@@ -160,6 +160,9 @@ class Extractor:
             written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
             if written_items.isdecimal():  # the common "ст. 1152": one article, nothing to split or normalise
+                stray = _STRAY_DOT.match(folded, items_end) if is_ru and folded.startswith(" .", items_end) else None
+                if stray is not None:  # "статьей 217 .1 НК РФ": a stray space before an inserted article's dot
+                    written_items, items_end = written_items + stray.group().lstrip(), stray.end()
                 items = [(written_items, None, base, items_end, None)]
             else:
                 parsed = _items(written_items, is_ru)
@@ -180,6 +183,10 @@ class Extractor:
                 act = acts_at.get(pos.end() if pos else items_end)
                 if act is None and is_ru and folded.startswith(". ", items_end):
                     act = _genitive_act_after_stop(folded, acts_at.get(items_end + 2))
+                if act is None and g.STRUCTURE_GAP is not None:
+                    structure = g.STRUCTURE_GAP.match(folded, items_end)  # "Articolul LXXIV, Capitolul III din ..."
+                    if structure is not None:
+                        act = acts_at.get(structure.end())
                 if act is None and pos is not None and _inside_an_act(acts, pos.end()):
                     # "pentru ... abrogarea art. XXVIII din Ordonanța de urgență ... nr. 130/2021": the article's
                     # act is written inside another act's title, which the scan read whole
@@ -287,7 +294,7 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
     out = []
     for it in (ru.ITEM_RE if is_ru else ro.ITEM_RE).finditer(written):
         if is_ru:
-            a, b, bracket = it.group("a").replace(" ", ""), it.group("b"), it.group("sub")
+            a, b, bracket = it.group("a"), it.group("b"), it.group("sub")
             sub = _ru_part_after(bracket) if bracket else None  # "35 (часть 2)"
             if b is not None and b.isdigit() and it.end("a") + 1 == it.start("b") and int(b) < int(a.split(".")[0]):
                 a, b = f"{a}.{b}", None  # "ст. 14.1.1-1": an inserted article (the corpus's 14.1.1.1), no range
@@ -414,6 +421,7 @@ def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     )
 
 
+_STRAY_DOT = re.compile(r" (?:\.\d+)+(?![\d])")
 _GENITIVE_HEAD = re.compile(r"[а-я]+(?:а|ого|ой)(?![а-я])")
 
 

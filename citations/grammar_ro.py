@@ -96,7 +96,9 @@ SUB_RE = re.compile(rf"(?P<alin>{ALIN}|\(\d+(?:\^\d+)?\))|(?P<lit>{LIT})|(?P<pct
 # Between the article and its act: the larger units the article sits in, as amendment notes name them
 # ("Articolul LXXIV, Capitolul III din ORDONANȚA ...", "Articolul 39 , Sectiunea  a 3-a , Capitolul IV").
 _STRUCTURE = r"(?:\s*,?\s*(?:capitolul|sectiunea|titlul|partea|cartea)\s+(?:a\s+)?(?:[ivxlc]+|\d+(?:-a)?)(?![a-z0-9]))*"
-ACT_GAP = re.compile(rf"{_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# tried only when no act follows the plain gap (most articles name their act right after them)
+STRUCTURE_GAP = re.compile(rf"(?=\s*,){_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 # "art. 46(2) din Regulamentul de organizare și funcționare a Consiliului Legislativ": an act named by its kind of
 # rules, with no number the registry could read; the article is cited, its act unknown (never the act named
 # before it). Checked against the original's capital: "din regulamentul intern" is a company's.

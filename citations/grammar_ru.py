@@ -20,7 +20,7 @@ PART_LIST = rf"{PART_VAL}(?:\s*(?:,|и|или)\s*{PART_VAL})*"
 PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
 # "статей" is the plural genitive of "статья"
 ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стат(?:ь[яиеюйё][а-я]*|ей)(?![а-я])|ст(?=[ \t]+\d))"
-NUM = r"\d+(?: ?\.\d+)*(?![\d])"  # "статьей 217 .1": a stray space before an inserted article's dot
+NUM = r"\d+(?:\.\d+)*(?![\d])"
 _NOT_ARTICLE = (
     r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
     r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря))"
@@ -87,6 +87,7 @@ APPROVED_RULES = re.compile(
 # gazette's article, never a citation.
 GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d]+\))?\s*[,.]\s*\Z")
 UNNAMED_ACT: re.Pattern[str] | None = None  # Russian rules without a number are cited through their approver
+STRUCTURE_GAP: re.Pattern[str] | None = None  # Russian citations name no chapter between the article and its act
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"
