@@ -123,9 +123,7 @@ def _amended_act(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None
     modifică ... după cum urmează:"."""
     if folded.find(":", 0, pos) < 0:
         return None
-    last = None
-    for last in _AMENDS.finditer(folded, 0, pos):
-        pass
+    last = next(reversed(list(_AMENDS.finditer(folded, 0, pos))), None)
     if last is None:
         return None
     lo = folded.rfind("\n", 0, last.start()) + 1  # the declaration opens its paragraph

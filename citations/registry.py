@@ -371,11 +371,11 @@ class ActRegistry:
         if num is not None:
             if num.endswith("-i"):
                 num = num[:-1] + "1"  # "№ 2300-I": the Roman one of the Supreme Soviet's laws
-            head, sign = m.group("lawhead"), m.group("fz")
-            if sign == "-фкз" or "конституционн" in head:  # "Федеральный конституционный закон № 3-ФКЗ"
+            head, fz_sign = m.group("lawhead"), m.group("fz")
+            if fz_sign == "-фкз" or "конституционн" in head:  # "Федеральный конституционный закон № 3-ФКЗ"
                 slug = f"fkz-{num}"  # numbered apart from the federal laws
             else:
-                slug = f"fz-{num}" if (sign or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
+                slug = f"fz-{num}" if (fz_sign or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
             key = self._slug("ru", slug)
         t = self._title_after(folded, end)
         if t is not None:
