@@ -68,7 +68,21 @@ def fill_acts(
                 else _refer_back(reg, acts, chain.start, chain.ref or "any")
             )
             continue
+        if g.NOTED is not None and g.NOTED.match(folded, u.items_end):
+            u.act = _same_article_elsewhere(units, u)
+            continue
         u.act = _context_act(reg, acts, text, folded, u, subjects)
+
+
+def _same_article_elsewhere(units: list[Unit], u: Unit) -> ActMatch | None:
+    """The act of an article an amendment note is about: the act the text cites the same article number of ("Art. 37
+    a fost abrogat ..." and, in the case-law note below it, "art. 37 alin. (2) din Legea ... nr. 319/2006"); else
+    unknown, since the note's own act is the consolidated text's, which the passage rarely names."""
+    number = u.items[0][0]
+    for other in units:
+        if other is not u and other.act is not None and other.act.key is not None and other.items[0][0] == number:
+            return other.act
+    return None
 
 
 def _context_act(

@@ -99,6 +99,11 @@ _STRUCTURE = r"(?:\s*,?\s*(?:capitolul|sectiunea|titlul|partea|cartea)\s+(?:a\s+
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 # tried only when no act follows the plain gap (most articles name their act right after them)
 STRUCTURE_GAP = re.compile(rf"(?=\s*,){_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# "Alineatul (1) , Articolul 39 , Sectiunea a 3-a , Capitolul IV a fost abrogat de ...": the article an amendment
+# note of a consolidated text is about, which is the text's own act, not one named around it
+NOTED = re.compile(
+    rf"{_STRUCTURE}\s*,?\s*(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|suspendat|republicat)"
+)
 # "art. 46(2) din Regulamentul de organizare și funcționare a Consiliului Legislativ": an act named by its kind of
 # rules, with no number the registry could read; the article is cited, its act unknown (never the act named
 # before it). Checked against the original's capital: "din regulamentul intern" is a company's.

@@ -88,6 +88,7 @@ APPROVED_RULES = re.compile(
 GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d]+\))?\s*[,.]\s*\Z")
 UNNAMED_ACT: re.Pattern[str] | None = None  # Russian rules without a number are cited through their approver
 STRUCTURE_GAP: re.Pattern[str] | None = None  # Russian citations name no chapter between the article and its act
+NOTED: re.Pattern[str] | None = None  # Russian consolidated texts note amendments apart from the article
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"

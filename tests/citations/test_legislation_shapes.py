@@ -209,3 +209,23 @@ def test_a_high_court_decision_is_known_by_its_unification_formula() -> None:
     text = ("DECIZIA nr. 7 din 3 martie 2025 referitoare la interpretarea și aplicarea unitară a dispozițiilor art. 5 "
             "din Legea nr. 1/2020")
     assert [(c.court, c.number) for c in extract(text) if c.kind == "decision"] == [("ÎCCJ", "7")]
+
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the note's article is the consolidated act's: the act the text cites the same article of
+        ("Art. 12 a fost abrogat de art. 40 din LEGEA nr. 5 din 3 martie 2015.\nNotă: dispozițiile art. 12 alin. (1) "
+         "din Legea nr. 100/2010 au fost declarate neconstituționale.",
+         [("ro/lege-100-2010", "12"), ("ro/lege-5-2015", "40"), ("ro/lege-100-2010", "12")]),
+        # no such citation: unknown, never the act the passage cites other articles of
+        ("(2) Prevederile art. 5 din Regulamentul general privind protecția datelor nu se aplică.\n(la 01-01-2020, "
+         "Alineatul (2) din Articolul 4 , Capitolul II a fost modificat de ARTICOLUL UNIC din LEGEA nr. 9 din 2 "
+         "ianuarie 2020)", [("eu/reg-679-2016", "5"), (None, "4"), ("ro/lege-9-2020", "unic")]),
+    ],
+)
+def test_the_article_an_amendment_note_is_about_takes_only_the_act_cited_with_the_same_article(
+    text: str, expected: list[Row]
+) -> None:
+    assert articles(text) == expected
