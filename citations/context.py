@@ -57,6 +57,9 @@ def fill_acts(
             continue
         if u.ref is not None:
             u.act = _refer_back(reg, acts, u.start, u.ref)
+            if u.act is None and u.ref == "convention" and text[u.act_start : u.act_end].lstrip(" ,").split()[-1][:1].isupper():
+                # "art. 6 din Convenție", "ст. 6 Конвенции" with no convention named before: the European one
+                u.act = act_match(u.act_start, u.act_end, _CONVENTION, "convention")
             continue
         chain = u.forward
         while chain is not None and chain.act is None and chain.ref is None:

@@ -229,3 +229,21 @@ def test_the_article_an_amendment_note_is_about_takes_only_the_act_cited_with_th
     text: str, expected: list[Row]
 ) -> None:
     assert articles(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Dreptul la un proces echitabil (art. 6 par. 1 din Convenție) a fost încălcat.", [("echr/convention", "6")]),
+        ("Instanța a reținut încălcarea art. 8 CEDO.", [("echr/convention", "8")]),
+        ("Согласно ст. 6 Конвенции каждый имеет право на справедливое разбирательство.", [("echr/convention", "6")]),
+        # another convention named before is the one pointed back to
+        ("Potrivit art. 3 din Convenția de la Haga din 1980, iar art. 13 din aceeași convenție prevede excepții.", []),
+    ],
+)
+def test_the_convention_named_alone_is_the_european_one_when_no_other_was_named(text: str, expected: list[Row]) -> None:
+    assert [r for r in articles(text) if r[0] is not None] == expected
+
+
+def test_cedo_alone_names_the_court_not_an_act() -> None:
+    assert acts("CEDO a statuat că dreptul de acces la instanță nu este absolut.") == []
