@@ -28,8 +28,9 @@ ALIN = (
 _SUB_INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)"
 LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a-z]\))"  # "lit. (b)" too
        rf"(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*")
-PCT = (rf"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?{_SUB_INDEX}?"
-       rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*")
+PCT = (rf"(?:pct\.|punctul|punctele)\s*(?:\d+(?:\.\d+)?{_SUB_INDEX}?"
+       rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*"
+       r"|[ivx]+(?![a-z])(?:\s+poz\.\s*\d+)?)")  # "art. 1 pct. I poz. 7 din Legea nr. 602/2004": an enabling law's list
 PAR = r"(?:paragraful|par\.|§)\s*\d+"
 TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
 # "art. 46(2)": the paragraph written in brackets straight after the number, without "alin."
@@ -202,7 +203,7 @@ _DIGITS = re.compile(r"\d+")
 _ALIN_NUMBER = re.compile(r"\d+(?:\^\d+)?")
 _LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
 _FIRST_LETTER = re.compile(rf"([a-z])({_SUB_INDEX})?")
-_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?)({_SUB_INDEX})?")
+_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?|(?<=\s)[ivx]+(?![a-z]))({_SUB_INDEX})?")
 ROMAN = re.compile(r"[ivxlc]+")
 
 
@@ -219,7 +220,9 @@ def sub_parts(sub: str) -> str | None:
             out.append(f"lit. {first.group(1)}{_index(first.group(2))})" if first else "lit.")
         elif m.group("pct"):
             first = _FIRST_POINT.search(text)
-            out.append(f"pct. {first.group(1)}{_index(first.group(2))}" if first else "pct.")
+            number = first.group(1) if first else ""
+            number = number.upper() if number[:1].isalpha() else number  # "pct. I": a Roman point
+            out.append(f"pct. {number}{_index(first.group(2))}" if first else "pct.")
         else:
             out.append("par. " + _DIGITS.findall(text)[0])
     return " ".join(out) or None

@@ -247,3 +247,10 @@ def test_the_convention_named_alone_is_the_european_one_when_no_other_was_named(
 
 def test_cedo_alone_names_the_court_not_an_act() -> None:
     assert acts("CEDO a statuat că dreptul de acces la instanță nu este absolut.") == []
+
+
+def test_an_enabling_laws_roman_point_and_position_are_parts_of_the_article() -> None:
+    text = ("În temeiul art. 108 din Constituția României, republicată, și al art. 1 pct. III poz. 4 din Legea nr. "
+            "10/2024 privind abilitarea Guvernului de a emite ordonanțe,")
+    assert [(c.act, c.article, c.part) for c in extract(text) if c.kind == "article"] == [
+        ("ro/constitutie", "108", None), ("ro/lege-10-2024", "1", "pct. III")]
