@@ -491,7 +491,7 @@ _EU_SCANS: list[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]]
     (("regulament", "регламент", "gdpr"), eu.GDPR_NAME, _gdpr),
     (("directiv", "директив"), eu.DIRECTIVE, _eu_directive),
     # gated on the union written with the number: "decizi" and "решени" are in most court texts
-    (("/ce", "/ue", "(ue", "(ce", "/ес", "(ес", "/еэс", "/pesc"), eu.DECISION, _eu_decision),
+    (("/ce", "/ue", "(ue", "/ес"), eu.DECISION, _eu_decision),
     (("protocol", "протокол"), eu.PROTOCOL, _echr_protocol),
 ]
 _OTHER_SCANS = {
