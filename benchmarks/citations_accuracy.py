@@ -32,12 +32,16 @@ from citations import Citation, extract
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "citations"
 OURS = Path(__file__).resolve().parents[1] / "tests" / "citations" / "data"
-SETS: dict[str, tuple[Path, str]] = {
-    "synthetic": (SHARED, "*-dev.jsonl"),
-    "real-dev": (SHARED / "real-dev", "*.jsonl"),
-    "ours-dev": (OURS, "real-*-dev.jsonl"),
-    "ours-held": (OURS, "real-*-held.jsonl"),
-    "probe": (OURS, "probe-*.jsonl"),
+SETS: dict[str, tuple[Path, tuple[str, ...]]] = {
+    "synthetic": (SHARED, ("*-dev.jsonl",)),
+    "real-dev": (SHARED / "real-dev", ("*.jsonl",)),
+    "ours-dev": (OURS, ("real-*-dev.jsonl",)),
+    "ours-held": (OURS, ("real-*-held.jsonl",)),
+    "probe": (OURS, ("probe-*.jsonl",)),
+    "web-dev": (OURS, ("web-*-dev.jsonl",)),
+    "web-held": (OURS, ("web-*-held.jsonl",)),
+    "gazette-dev": (OURS, ("gazette-*-dev.jsonl",)),
+    "gazette-held": (OURS, ("gazette-*-held.jsonl",)),
 }
 KINDS = ("article", "act", "decision")
 Key = tuple[Any, ...]
@@ -166,12 +170,12 @@ def main() -> None:
     all_errors: dict[str, dict[str, list[str]]] = {}
     for name in args.sets:
         if name in SETS:
-            folder, pattern = SETS[name]
-            files = sorted(folder.glob(pattern))
+            folder, patterns = SETS[name]
+            files = sorted(f for pattern in patterns for f in folder.glob(pattern))
         else:
             files, name = [Path(name)], Path(name).stem
         if not files:
-            print(f"{name}: no files ({SETS[name][0] / SETS[name][1] if name in SETS else ''}), skipped")
+            print(f"{name}: no files ({SETS[name][0] / SETS[name][1][0] if name in SETS else ''}), skipped")
             continue
         errors: dict[str, list[str]] = defaultdict(list)
         results[name] = with_totals(score(files, args.half, errors if args.errors else None))

@@ -57,6 +57,9 @@ def fill_acts(
             continue
         if u.ref is not None:
             u.act = _refer_back(reg, acts, u.start, u.ref)
+            if u.act is None and u.ref == "convention" and text[u.act_start : u.act_end].lstrip(" ,").split()[-1][:1].isupper():
+                # "art. 6 din Convenție", "ст. 6 Конвенции" with no convention named before: the European one
+                u.act = act_match(u.act_start, u.act_end, _CONVENTION, "convention")
             continue
         chain = u.forward
         while chain is not None and chain.act is None and chain.ref is None:
@@ -68,18 +71,37 @@ def fill_acts(
                 else _refer_back(reg, acts, chain.start, chain.ref or "any")
             )
             continue
+        if g.NOTED is not None and g.NOTED.match(folded, u.items_end):
+            u.act = _same_article_elsewhere(units, u)
+            continue
         u.act = _context_act(reg, acts, text, folded, u, subjects)
+
+
+def _same_article_elsewhere(units: list[Unit], u: Unit) -> ActMatch | None:
+    """The act of an article an amendment note is about: the act the text cites the same article number of ("Art. 37
+    a fost abrogat ..." and, in the case-law note below it, "art. 37 alin. (2) din Legea ... nr. 319/2006"); else
+    unknown, since the note's own act is the consolidated text's, which the passage rarely names."""
+    number = u.items[0][0]
+    for other in units:
+        if other is not u and other.act is not None and other.act.key is not None and other.items[0][0] == number:
+            return other.act
+    return None
 
 
 def _context_act(
     reg: ActRegistry, acts: list[ActMatch], text: str, folded: str, u: Unit, subjects: list[set[str | None]]
 ) -> ActMatch | None:
     """The act of an article written bare, where the text settles it: the act named last before it in the
-    same sentence, or the one act the whole text names; else the act the sentence goes on to name
-    ("(ст. 131–132 ..., см. ГПК РФ)"). Never an act named sentences before among others: better unknown."""
+    same sentence, the act an amending text declares it amends, or the one act the whole text names; else the act
+    the sentence goes on to name ("(ст. 131–132 ..., см. ГПК РФ)"); else the one act named before it however far
+    back ("Legea nr. 85/2014 ..." pages before "potrivit art. 75"). Never an act named sentences before among
+    others: better unknown."""
     prev = _refer_back(reg, acts, u.start, "any")
     if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
         return prev
+    amended = _amended_act(acts, folded, u.start)
+    if amended is not None:
+        return amended
     # the act a text is about: the one it names other than as the act that amended it
     if not subjects:
         subjects.append(
@@ -92,7 +114,37 @@ def _context_act(
     if len(subjects[0]) == 1:
         key = next(iter(subjects[0]))
         return next(a for a in acts if a.key == key)
-    return _next_in_sentence(acts, text, folded, u.items_end)
+    nxt = _next_in_sentence(acts, text, folded, u.items_end)
+    if nxt is not None or prev is None:
+        return nxt
+    # the one act the text has named so far, however far back ("Ordonanța ... nr. 202/2008" paragraphs before "este
+    # art. 29"), other than as an amending act; several acts named before it leave it unknown
+    before = {
+        a.key: a
+        for a in acts[: bisect_right([a.end for a in acts], u.start)]
+        if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)
+    }
+    return next(iter(before.values())) if len(before) == 1 else None
+
+
+# "Legea nr. 231/2015 ..., se modifică și se completează după cum urmează:", "Внести в Федеральный закон ...
+# следующие изменения:": the articles an amending act then names bare ("1. La articolul 3, ...") are the amended act's
+_AMENDS = re.compile(
+    r"\bse\s+(?:modifica|completeaza|modifica\s+si\s+se\s+completeaza)(?:\s+dupa\s+cum\s+urmeaza)?\s*:"
+    r"|следующ[а-я]+\s+изменени[а-я]*\s*:"
+)
+
+
+def _amended_act(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
+    """The act an amending text declares it amends, before `pos`: the first act of the paragraph ending in "se
+    modifică ... după cum urmează:"."""
+    if folded.find(":", 0, pos) < 0:
+        return None
+    last = next(reversed(list(_AMENDS.finditer(folded, 0, pos))), None)
+    if last is None:
+        return None
+    lo = folded.rfind("\n", 0, last.start()) + 1  # the declaration opens its paragraph
+    return next((a for a in acts if lo <= a.start < last.start() and a.key is not None), None)
 
 
 def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
@@ -109,7 +161,12 @@ def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
             used.add(a.start)
 
 
+UNNAMED = "unnamed"  # a unit's act is named, but by nothing the registry reads: it stays unknown
+
+
 def _refer_back(reg: ActRegistry, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
+    if kind == UNNAMED:
+        return None
     for i in range(bisect_left([a.start for a in acts], pos) - 1, -1, -1):
         a = acts[i]
         if a.key is not None and (kind == "any" or _kind_fits(kind, a, reg)):

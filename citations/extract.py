@@ -9,6 +9,8 @@ shares the act written after its last member ("ст. 178, 179 и 180 ТК"), a r
 from __future__ import annotations
 
 import re
+import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import product
 from operator import attrgetter
@@ -17,7 +19,7 @@ from typing import Literal
 
 from citations import grammar_ro as ro
 from citations import grammar_ru as ru
-from citations.context import Unit, fill_acts, named_back, ref_kind
+from citations.context import UNNAMED, Unit, fill_acts, named_back, ref_kind
 from citations.decisions import DecisionFinder
 from citations.model import Citation, Jurisdiction, new_citation
 from citations.registry import ActMatch, ActRegistry, act_match, default_registry
@@ -72,8 +74,11 @@ class Extractor:
                 if a.key is None or a.start in named or not _named_enough(folded, a, self.reg):
                     continue
                 if inside is None:
-                    inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0] + taken
-                if not _overlaps(a.start, a.end, inside) and not _DEFINED_AS.search(folded, max(0, a.start - 40), a.start):
+                    inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0]
+                # not an act written inside an article's citation, but the act whose title holds one is cited
+                if (not _starts_inside(a.start, inside) and not (taken and _overlaps(a.start, a.end, taken))
+                        and not _DEFINED_AS.search(folded, max(0, a.start - 40), a.start)
+                        and not _in_approved_rules_name(folded, a)):
                     end = trim_end(text, a.start, a.end)
                     written = text[a.start : end]
                     out.append(new_citation(a.start, end, written, "act", j, a.key, written))
@@ -155,6 +160,9 @@ class Extractor:
             written_items = folded[base:items_end]
             items: list[tuple[str, str | None, int, int, str | None]]
             if written_items.isdecimal():  # the common "ст. 1152": one article, nothing to split or normalise
+                stray = _STRAY_DOT.match(folded, items_end) if is_ru and folded.startswith(" .", items_end) else None
+                if stray is not None:  # "статьей 217 .1 НК РФ": a stray space before an inserted article's dot
+                    written_items, items_end = written_items + stray.group().lstrip(), stray.end()
                 items = [(written_items, None, base, items_end, None)]
             else:
                 parsed = _items(written_items, is_ru)
@@ -173,6 +181,16 @@ class Extractor:
             if act is None:
                 pos = act_gap.match(folded, items_end)
                 act = acts_at.get(pos.end() if pos else items_end)
+                if act is None and is_ru and folded.startswith(". ", items_end):
+                    act = _genitive_act_after_stop(folded, acts_at.get(items_end + 2))
+                if act is None and g.STRUCTURE_GAP is not None:
+                    structure = g.STRUCTURE_GAP.match(folded, items_end)  # "Articolul LXXIV, Capitolul III din ..."
+                    if structure is not None:
+                        act = acts_at.get(structure.end())
+                if act is None and pos is not None and _inside_an_act(acts, pos.end()):
+                    # "pentru ... abrogarea art. XXVIII din Ordonanța de urgență ... nr. 130/2021": the article's
+                    # act is written inside another act's title, which the scan read whole
+                    act = self.reg.match_at(folded, pos.end(), j)
                 if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
                     a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
                     unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
@@ -221,6 +239,10 @@ class Extractor:
         if adjective is not None:  # "dispozițiile constituționale ale art. 21": the Constitution, before the article
             unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
             unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()
+            return True
+        unnamed = g.UNNAMED_ACT.match(folded, after) if g.UNNAMED_ACT is not None else None
+        if unnamed is not None and text[unnamed.start("w")].isupper():
+            unit.ref = UNNAMED  # "art. 46(2) din Regulamentul de organizare ...": cited, its act unknown
             return True
         if g.NOT_AN_ACT.match(folded, after):
             return False  # "п. 5.2 договора", "art. 5 din contract": a clause of a private document
@@ -285,6 +307,7 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
 
 
 _LINE_LEAD = frozenset(" \t+*#>-")
+_DASH_TITLE = re.compile(r"[ \t]*[-–—][ \t]+[A-ZĂÂÎȘȚŞŢА-ЯЁ]")  # "Articolul 668 - Somația": the article's title
 
 
 def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
@@ -295,12 +318,12 @@ def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> boo
     if (len(word) > 2 and word.replace(".", "").isupper()) or text[end : end + 1].isupper():
         return True
     k = start - 1
-    while k >= 0 and text[k] in _LINE_LEAD:
+    while k >= 0 and (text[k] in _LINE_LEAD or unicodedata.category(text[k])[0] == "S"):
         k -= 1
     if k >= 0 and folded[k] != "\n":
         return False
     rest = folded[end : end + 3]
-    if not rest or rest[0] == "\n" or text[end].isupper():
+    if not rest or rest[0] == "\n" or text[end].isupper() or _DASH_TITLE.match(text, end):
         return True
     return rest[0] in ".:" and (len(rest) < 2 or rest[1] == "\n" or (rest[1] == " " and text[end + 2 : end + 3].isupper()))
 
@@ -378,6 +401,17 @@ _APPROVED_POINTS = re.compile(
 # "Налоговый кодекс РФ (далее — НК РФ)", "Legea nr. 85/2014 (în continuare „Legea insolvenței”)": the short name
 # a text defines for an act it has just cited is not a second citation of it.
 _DEFINED_AS = re.compile(r"\((?:далее(?:\s+по\s+тексту)?|(?:denumit[a-z]*\s+)?in\s+continuare)[\s:,-]*\"?\s*\Z")
+# "Normele metodologice de aplicare a Legii nr. 571/2003 privind Codul fiscal, aprobate prin Hotărârea Guvernului
+# nr. 44/2004": the law is part of the name of the rules, and the rules are cited as the act that approved them.
+_RULES_OF = re.compile(r"(?:norme|normele|normelor|metodologia|metodologiei|regulamentul|regulamentului)"
+                       r"(?:\s+metodologice)?\s+de\s+aplicare\s+a(?:le)?\s+(?:<[^>]{0,40}>\s*)?\Z")
+_APPROVED_AFTER = re.compile(r"\s*,?\s*aprobat[a-z]*\s+prin\s")
+
+
+def _in_approved_rules_name(folded: str, act: ActMatch) -> bool:
+    return bool(_APPROVED_AFTER.match(folded, act.end) and _RULES_OF.search(folded, max(0, act.start - 70), act.start))
+
+
 def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     """A bare two- or three-letter abbreviation is an act only beside an article: alone, "СК" is more often an
     insurance company than the Family Code; so are the registry's `beside_article` names ("ОСАГО")."""
@@ -387,7 +421,31 @@ def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     )
 
 
+_STRAY_DOT = re.compile(r" (?:\.\d+)+(?![\d])")
+_GENITIVE_HEAD = re.compile(r"[а-я]+(?:а|ого|ой)(?![а-я])")
+
+
+def _genitive_act_after_stop(folded: str, act: ActMatch | None) -> ActMatch | None:
+    """ "по статье 314.1. Гражданского кодекса": an article number closed by a stop, its act after it. Only an act
+    in the genitive goes with the article; a new sentence beginning with an act names it ("Гражданский кодекс
+    ...")."""
+    if act is None or not _GENITIVE_HEAD.match(folded, act.start):
+        return None
+    return act
+
+
 _by_span = attrgetter("start", "end")
+_start_of = attrgetter("start")
+
+
+def _starts_inside(start: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= start < e for s, e in spans)
+
+
+def _inside_an_act(acts: list[ActMatch], pos: int) -> bool:
+    """Whether `pos` lies inside an act's span (its title), not at its start: `acts` are ordered and disjoint."""
+    i = bisect_right(acts, pos, key=_start_of) - 1
+    return i >= 0 and acts[i].start < pos < acts[i].end
 
 
 def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:

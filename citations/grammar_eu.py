@@ -3,7 +3,7 @@ on Human Rights and its protocols. Over the folded text (lower case, no diacriti
 
 The corpus holds none of them (they resolve as `unverifiable`), but an article of the GDPR must not be read as an
 article of the Romanian law that cites it, so they are acts like any other for the extractor. Keys:
-`eu/reg-<number>-<year>`, `eu/dir-<number>-<year>`, `echr/convention`, `echr/protocol-<n>`.
+`eu/reg-<number>-<year>`, `eu/dir-<number>-<year>`, `eu/dec-<number>-<year>`, `echr/convention`, `echr/protocol-<n>`.
 
 An EU act's number is written two ways: since 2015 year first ("(UE) 2016/679"), before that number first
 ("(CE) nr. 1.037/2001", "(UE) nr. 260/2012"); directives always year first ("2011/83/UE", "95/46/CE").
@@ -43,6 +43,14 @@ DIRECTIVE = re.compile(
     rf"(?:directiv(?:a|ei|ele|elor)|директив[а-я]{{0,3}})\s*(?:{_UNION}\s*)?(?:(?:nr\.?|№|n)\s*)?"
     rf"(?P<year>\d{{2}}|\d{{4}})\s*/\s*(?P<num>\d+)(?:\s*/\s*(?:ue|ce|cee|ес|еэс))?(?![\d/]){_TAIL}"
 )
+# "Decizia 2009/287/CE", "Decizia (UE) 2015/1502 a Comisiei", "Deciziei de punere în aplicare (UE) 2019/1795",
+# "Решение 2009/287/ЕС": an EU decision, year first; the union is written before or after the number, which tells
+# it from a court's "Decizia 287/2009"
+DECISION = re.compile(
+    rf"(?:decizi(?:a|ei|ile|ilor)(?:\s+de\s+punere\s+in\s+aplicare|\s+delegate)?|решени[а-я]{{0,3}})\s*"
+    rf"(?:{_UNION}\s*(?:(?:nr\.?|№|n)\s*)?(?P<year>\d{{4}})\s*/\s*(?P<num>\d+)(?:\s*/\s*(?:ue|ce|pesc|ес))?"
+    rf"|(?P<year2>\d{{4}}|\d{{2}})\s*/\s*(?P<num2>\d+)\s*/\s*(?:ue|ce|cee|pesc|ес|еэс))(?![\d/]){_TAIL}"
+)
 # "Protocolul nr. 1 la Convenție", "Protocolului adițional nr. 1", "Протокола № 1 к Конвенции"
 PROTOCOL = re.compile(
     r"(?:protocol(?:ul(?:ui)?)?|протокол[а-я]{0,3})(?:\s+(?:aditional|дополнительн[а-я]*))?\s*"
@@ -78,6 +86,11 @@ def regulation_key(m: re.Match[str]) -> str | None:
 
 def directive_key(m: re.Match[str]) -> str:
     return f"eu/dir-{m.group('num')}-{_year(m.group('year'))}"
+
+
+def decision_key(m: re.Match[str]) -> str:
+    year, num = (m.group("year"), m.group("num")) if m.group("num") else (m.group("year2"), m.group("num2"))
+    return f"eu/dec-{num}-{_year(year)}"
 
 
 def protocol_key(m: re.Match[str]) -> str:

@@ -13,24 +13,29 @@ from citations.text import MONTH_WORD
 ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
 # An inserted article's index: "2^1", "2¹" (a superscript) or "2 ind. 1" / "2 indice 1".
 INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
-# Amending laws number their articles in Roman numerals ("art. I din O.U.G. nr. 11/2026"): I to XXXIX, lower
+# Amending laws number their articles in Roman numerals ("art. I din O.U.G. nr. 11/2026"): I to XCIX, lower
 # case in the folded text, never part of a word ("art. vă", "și i-a"); upper case in the answer itself
 # (citations.extract checks the original: "art. 5 și i se aplică" lists no article I).
-ROMAN_ARTICLE = r"(?<![a-z])(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})(?![a-z0-9-])"
-NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+|{ROMAN_ARTICLE}|unic(?![a-z]))(?![\d]){INDEX}?"
+ROMAN_ARTICLE = r"(?<![a-z])(?=[ivxl])(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})(?![a-z0-9-])"
+# EU acts insert articles with a letter ("art. 5d" of Regulation 260/2012), kept as written
+NUM = rf"(?:\d{{1,3}}(?:\.\d{{3}})+|\d+(?:[a-z](?![a-z0-9(]))?|{ROMAN_ARTICLE}|unic(?![a-z]))(?![\d]){INDEX}?"
 _ALIN_VAL = r"(?:\(\d+(?:\^\d+)?\)|\d+)"
 ALIN = (
     rf"(?:alin\.|alineatul|alineatele|alineatului|alin(?=\s*[\d(])|al\.(?=\s*[\d(]))\s*{_ALIN_VAL}"  # "al. (2)" too
-    rf"(?:\s*(?:,|si|-)\s*{_ALIN_VAL})*"
+    rf"(?:\s*(?:,|si|-)\s*{_ALIN_VAL}|\s*\(\d+[a-z]\))*"  # "alin. (1) (1b)": a sub-paragraph EU acts letter
 )
 # a letter or point inserted later carries an index as an article does: "lit. a^1)", "lit. b¹)", "pct. 20^1"
 _SUB_INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)"
-LIT = rf"(?:lit\.|litera|literele)\s*[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*"
-PCT = (rf"(?:pct\.|punctul|punctele)\s*\d+(?:\.\d+)?{_SUB_INDEX}?"
-       rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*")
+LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a-z]\))"  # "lit. (b)" too
+       rf"(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*")
+PCT = (rf"(?:pct\.|punctul|punctele)\s*(?:\d+(?:\.\d+)?{_SUB_INDEX}?"
+       rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*"
+       r"|[ivx]+(?![a-z])(?:\s+poz\.\s*\d+)?)")  # "art. 1 pct. I poz. 7 din Legea nr. 602/2004": an enabling law's list
 PAR = r"(?:paragraful|par\.|§)\s*\d+"
 TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
-SUB = rf"(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
+# "art. 46(2)": the paragraph written in brackets straight after the number, without "alin."
+BRACKET_ALIN = r"(?<=[\d¹²³⁴⁵⁶⁷⁸⁹⁰])\(\d+(?:\^\d+)?\)"
+SUB = rf"(?:{BRACKET_ALIN})?(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
 _NOT_ARTICLE = r"(?!\s*(?:%|lei|euro|ron|ani|an\b|zile|luni|ore|de\s+zile|de\s+lei))"
 ITEM = rf"{NUM}(?:\s*-\s*{NUM})?{_NOT_ARTICLE}{SUB}(?:\s+si\s+(?:urm\.|urmatoarele))?"
 ITEMS = rf"{ITEM}(?:\s*(?:(?:,|si|sau)\s*|;[ \t]*)(?:{ART_WORD}\s*)?{ITEM})*"  # not over ";" and a line break
@@ -38,9 +43,10 @@ PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+l
 
 # ---------------------------------------------------------------- acts known by type and number
 ACT_TYPE = (
-    r"(?P<rtype>leg(?:ea|ii|e)|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
+    r"(?P<rtype>leg(?:ea|ii|e)(?:-cadru)?|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
     r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
     r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|hotarar[a-z]*\s+parlamentului(?:\s+romaniei)?|decizi[a-z]*\s+(?:a\s+)?prim(?:ului)?-ministru(?:lui)?"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
 )
 # An order names its issuer between the word and the number, at length ("Ordinul ministrului mediului, apelor și
@@ -51,11 +57,24 @@ ACT_TYPE = (
 ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,9}}?)"
 ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
+# "Hotărârii Parlamentului nr. 5/2020 pentru acordarea încrederii Guvernului și Deciziei prim-ministrului nr. 200/2019":
+# a title ends before "și" and another act; "pentru modificarea Legii nr. 1/2011 și a Legii nr. 2/2012" goes on
+_NEXT_ACT = (
+    r"\s+si\s+(?=(?:legea|legii|ordonant[a-z]*|hotarar[a-z]*|decizi[a-z]*|decret[a-z]*|ordinul(?:ui)?|o\.?\s?u\.?\s?g\.?"
+    r"|h\.?\s?g\.?|o\.?\s?g\.?)\s)"
+)
+# "pentru aprobarea Normelor ..., precum și a organismelor ...", "... 2021-2022, precum și pentru completarea ...": a
+# title goes on over ", precum și" when no act follows it ("..., precum și Legea nr. 2/2012" names another act)
+_TITLE_GOES_ON = (
+    r",\s*precum\s+si\s+(?!(?:a|al|ale|de|la|cu)?\s*(?:leg|ordin|ordonan|hotar|decret|cod|regulament|directiv"
+    r"|o\.?\s?u\.?\s?g|h\.?\s?g|o\.?\s?g|constitut)[a-z.]*(?![a-z]))"
+)
 ACT_LAW = (
     rf"{ACT_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{ACT_NUMBER})(?:\s*/\s*(?:{ACT_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
     rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
-    rf"|\s+(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)){{1,400}}?(?=[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|$))?"
+    rf"|(?:\s+|(?<=\d))(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)|{_TITLE_GOES_ON}){{1,400}}?"
+    rf"(?=(?!{_TITLE_GOES_ON})[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|{_NEXT_ACT}|$))?"
 )
 
 UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
@@ -74,8 +93,25 @@ DOC_WORDS = (
     "hp nr",
 )  # where a decision citation may begin ("RIL nr. 8/2022": the mechanism stands for the decision word)
 ITEM_RE = re.compile(rf"(?P<a>{NUM})(?:\s*-\s*(?P<b>{NUM}))?{_NOT_ARTICLE}(?P<sub>{SUB})")
-SUB_RE = re.compile(rf"(?P<alin>{ALIN})|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
+SUB_RE = re.compile(rf"(?P<alin>{ALIN}|\(\d+(?:\^\d+)?\))|(?P<lit>{LIT})|(?P<pct>{PCT})|(?P<par>{PAR})")
+# Between the article and its act: the larger units the article sits in, as amendment notes name them
+# ("Articolul LXXIV, Capitolul III din ORDONANȚA ...", "Articolul 39 , Sectiunea  a 3-a , Capitolul IV").
+_STRUCTURE = r"(?:\s*,?\s*(?:capitolul|sectiunea|titlul|partea|cartea)\s+(?:a\s+)?(?:[ivxlc]+|\d+(?:-a)?)(?![a-z0-9]))*"
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# tried only when no act follows the plain gap (most articles name their act right after them)
+STRUCTURE_GAP = re.compile(rf"(?=\s*,){_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# "Alineatul (1) , Articolul 39 , Sectiunea a 3-a , Capitolul IV a fost abrogat de ...": the article an amendment
+# note of a consolidated text is about, which is the text's own act, not one named around it
+NOTED = re.compile(
+    rf"{_STRUCTURE}\s*,?\s*(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|suspendat|republicat)"
+)
+# "art. 46(2) din Regulamentul de organizare și funcționare a Consiliului Legislativ": an act named by its kind of
+# rules, with no number the registry could read; the article is cited, its act unknown (never the act named
+# before it). Checked against the original's capital: "din regulamentul intern" is a company's.
+UNNAMED_ACT = re.compile(
+    r"\s*(?:,\s*)?(?:din|al|ale|a)\s+(?P<w>(?:regulament|norme|normel|metodologi|procedur|statut|instructiun)[a-z]*)"
+    r"(?!\s+(?:intern|propri|societatii|asociatiei|de\s+ordine\s+interioara))"
+)
 REFERENCE = re.compile(
     r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata)"
     r"|prezent(?:a|ei)\s+(?:lege|legi)|(?:aceasta|acestei)\s+(?:lege|legi)|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
@@ -157,7 +193,8 @@ ECHR = re.compile(
     r"(?:cedo|curt(?:ea|ii)\s+europe(?:ana|ne)\s+a\s+drepturilor\s+omului)[^;\n]{0,160}?(?:cererea|nr\.|no\.)\s*"
     r"(?P<num>\d{3,6}/\d{2})(?!\d)"
 )
-MECHANISM_RIL = re.compile(r"recurs(?:ul|ului)?\s+in\s+interesul\s+legii|\bril\b")
+# "referitoare la interpretarea și aplicarea unitară a dispozițiilor ...": how the High Court titles a RIL decision
+MECHANISM_RIL = re.compile(r"recurs(?:ul|ului)?\s+in\s+interesul\s+legii|\bril\b|interpretarea\s+si\s+aplicarea\s+unitara")
 MECHANISM_HP = re.compile(r"dezlegarea\s+unor\s+chestiuni\s+de\s+drept|hotarar[a-z]*\s+prealabil[ae]|\bhp\b")
 CCR_HINT = re.compile(r"neconstitutional|curt(?:ea|ii)\s+constitutional[ae]|\bccr\b")
 
@@ -166,7 +203,7 @@ _DIGITS = re.compile(r"\d+")
 _ALIN_NUMBER = re.compile(r"\d+(?:\^\d+)?")
 _LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
 _FIRST_LETTER = re.compile(rf"([a-z])({_SUB_INDEX})?")
-_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?)({_SUB_INDEX})?")
+_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?|(?<=\s)[ivx]+(?![a-z]))({_SUB_INDEX})?")
 ROMAN = re.compile(r"[ivxlc]+")
 
 
@@ -183,7 +220,9 @@ def sub_parts(sub: str) -> str | None:
             out.append(f"lit. {first.group(1)}{_index(first.group(2))})" if first else "lit.")
         elif m.group("pct"):
             first = _FIRST_POINT.search(text)
-            out.append(f"pct. {first.group(1)}{_index(first.group(2))}" if first else "pct.")
+            number = first.group(1) if first else ""
+            number = number.upper() if number[:1].isalpha() else number  # "pct. I": a Roman point
+            out.append(f"pct. {number}{_index(first.group(2))}" if first else "pct.")
         else:
             out.append("par. " + _DIGITS.findall(text)[0])
     return " ".join(out) or None

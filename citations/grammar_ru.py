@@ -33,8 +33,8 @@ ITEMS = rf"{ITEM}(?:\s*(?:(?:,|и|или)\s*|;[ \t]*)(?:ст\.\s*)?{ITEM})*"
 # ---------------------------------------------------------------- acts known by type and number
 ANY_DATE = rf"(?:{DATE}|дата|дд\.мм\.гггг(?:\s*г\.)?)"  # "от дата": a date the publisher anonymised
 LAW = (
-    r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
-    rf"(?:\s+от\s+{ANY_DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фз)?)?"
+    r"(?P<lawhead>(?:федеральн[а-я]*\s+(?:конституционн[а-я]*\s+)?(?:закон[а-я]{0,3}|фз)|закон[а-я]{0,3}|фз)(?![а-я])(?:\s+(?:рф|российской\s+федерации|рсфср)(?![а-я]))?)"
+    rf"(?:\s+от\s+{ANY_DATE})?(?:\s*(?:№|n|no\.?|-)\s*(?P<num>\d+(?:-(?:\d+|i(?![а-яa-z])))?)(?P<fz>-фк?з)?)?"
     rf"(?:\s+от\s+{ANY_DATE})?"
 )
 # "постановление Правительства РФ от 18.11.2020 № 1853", "Правила ..., утверждённые постановлением Правительства
@@ -86,6 +86,9 @@ APPROVED_RULES = re.compile(
 # "(Собрание законодательства ..., 1995, N 21, ст. 1929; N 48, ст. 4566)": an issue number right before "ст." is a
 # gazette's article, never a citation.
 GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d]+\))?\s*[,.]\s*\Z")
+UNNAMED_ACT: re.Pattern[str] | None = None  # Russian rules without a number are cited through their approver
+STRUCTURE_GAP: re.Pattern[str] | None = None  # Russian citations name no chapter between the article and its act
+NOTED: re.Pattern[str] | None = None  # Russian consolidated texts note amendments apart from the article
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"
     r"(?:договор|контракт|соглашени|устав|положени|регламент|правил|инструкци|приказ|оферт|полис"

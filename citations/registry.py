@@ -64,9 +64,12 @@ _RU_BARE_FZ = r"(?P<bnum>\d+)-фз(?![а-я])"
 # Scanning for "-фз" first (a literal the regex engine skips to in C) instead of for the digits before it.
 _RU_BARE_FZ_TAIL = re.compile(r"-фз(?![а-я])")
 _NUMBER_SIGN = re.compile(r"(?:№|n)\s*\Z")
+# between a code's name and the number of the law that enacted it: its part, a closing quote, the date
+_CODE_OWN_NUMBER = re.compile(rf"\s*(?:\(\s*част[а-я]*\s+[а-я]+\s*\))?\s*[\"»]?\s*(?:от\s+{DATE}\s*(?:г\.\s*)?)?")
 _RU_LAW_AFTER_TITLE = re.compile(
-    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фз)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
+    rf"(?:\s+от\s+{DATE})?\s*(?:№|n)\s*\d+(?:-\d+)?(?:-фк?з)?(?![а-я0-9])(?:\s+от\s+{DATE})?|\s+от\s+{DATE}"
 )
+_LATE_NUMBER = re.compile(r"(?:№|n)\s*(\d+(?:-\d+)?)(-фк?з)?")
 _TITLE_HEAD_AT = re.compile(r"\s*\"?\s*([а-я]+)\s+([а-я]{1,3})")
 
 
@@ -106,6 +109,10 @@ def _ro_type(word: str) -> str:
         return "ordin"
     if "camerei" in w:
         return "hcd"
+    if "parlamentului" in w:
+        return "hparl"
+    if "prim" in w:
+        return "dpm"
     if w.startswith(("legea", "legii", "lege")) or w == "l":
         return "lege"
     if w.startswith("oug") or "urgen" in w:
@@ -311,6 +318,22 @@ class ActRegistry:
             if act.start >= end:
                 end = act.end
                 out.append(act)
+        if jurisdiction == "ru" and len(out) > 1:
+            out = self._codes_with_their_numbers(folded, out)
+        return out
+
+    def _codes_with_their_numbers(self, folded: str, acts: list[ActMatch]) -> list[ActMatch]:
+        """ "Семейный кодекс Российской Федерации от 29.12.1995 N 223-ФЗ", "Налоговый кодекс Российской Федерации
+        (часть вторая)" от 05.08.2000 N 117-ФЗ": a code is enacted as a federal law, and the number written after
+        its name is that law's, not a second act."""
+        out = [acts[0]]
+        for act in acts[1:]:
+            prev = out[-1]
+            if (prev.type == "code" and act.type == "law" and act.key is not None and act.key.startswith("ru/fz-")
+                    and _CODE_OWN_NUMBER.fullmatch(folded, prev.end, act.start)):
+                out[-1] = _act_match(prev.start, act.end, prev.key, prev.type)
+            else:
+                out.append(act)
         return out
 
     def _other_scans(
@@ -348,8 +371,11 @@ class ActRegistry:
         if num is not None:
             if num.endswith("-i"):
                 num = num[:-1] + "1"  # "№ 2300-I": the Roman one of the Supreme Soviet's laws
-            head = m.group("lawhead")
-            slug = f"fz-{num}" if (m.group("fz") or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
+            head, fz_sign = m.group("lawhead"), m.group("fz")
+            if fz_sign == "-фкз" or "конституционн" in head:  # "Федеральный конституционный закон № 3-ФКЗ"
+                slug = f"fkz-{num}"  # numbered apart from the federal laws
+            else:
+                slug = f"fz-{num}" if (fz_sign or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
             key = self._slug("ru", slug)
         t = self._title_after(folded, end)
         if t is not None:
@@ -375,6 +401,10 @@ class ActRegistry:
             after = _RU_LAW_AFTER_TITLE.match(folded, end)  # «О ...» от 26.10.2002 № 127-ФЗ: the number last
             if after is not None:
                 end = after.end()
+                late = _LATE_NUMBER.search(after.group())
+                if key is None and late is not None:  # a title we do not know: the number still names the law
+                    kind = "fkz" if late.group(2) == "-фкз" or "конституционн" in m.group("lawhead") else "fz"
+                    key = self._slug("ru", f"{kind}-{late.group(1)}")
         return _act_match(pos, end, key, "law")
 
     def _title_after(self, folded: str, pos: int) -> tuple[str, int] | None:
@@ -429,6 +459,10 @@ def _eu_directive(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), eu.directive_key(m), "eu")
 
 
+def _eu_decision(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), eu.decision_key(m), "eu")
+
+
 def _echr_protocol(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), eu.protocol_key(m), "convention")
 
@@ -456,6 +490,8 @@ _EU_SCANS: list[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]]
     (("regulament", "регламент"), eu.REGULATION, _eu_regulation),
     (("regulament", "регламент", "gdpr"), eu.GDPR_NAME, _gdpr),
     (("directiv", "директив"), eu.DIRECTIVE, _eu_directive),
+    # gated on the union written with the number: "decizi" and "решени" are in most court texts
+    (("/ce", "/ue", "(ue", "/ес"), eu.DECISION, _eu_decision),
     (("protocol", "протокол"), eu.PROTOCOL, _echr_protocol),
 ]
 _OTHER_SCANS = {

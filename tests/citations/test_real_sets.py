@@ -1,7 +1,7 @@
-"""Real third-party texts: our labelled passages (tests/citations/data/real-*.jsonl) are well formed and the
-half we develop on meets the issue's goals; the shared real-text dev set stays above a floor.
+"""Real third-party texts: our labelled passages (tests/citations/data/{real,web,gazette}-*.jsonl) are well formed
+and the half we develop on meets the issue's goals; the shared real-text dev set stays above a floor.
 
-The held-back half (real-*-held.jsonl) is scored by benchmarks/citations_accuracy.py and deliberately not
+The held-back halves (*-held.jsonl) are scored by benchmarks/citations_accuracy.py and deliberately not
 asserted here: its figure is the honest one only while nothing is tuned to pass it.
 """
 
@@ -12,11 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from citations import extract
 from tests.citations.gold_sets import REAL_GOALS, counts
 
 DATA = Path(__file__).resolve().parent / "data"
-OURS = sorted(DATA.glob("real-*.jsonl"))
-OURS_DEV = sorted(DATA.glob("real-*-dev.jsonl"))
+# real-*: the first round of real passages; web-*: lawyers' articles, FAQs, practice reviews, legal pages; gazette-*:
+# Romanian legislation text (the act-span set of benchmarks/act_spans.py)
+OURS = sorted(f for pattern in ("real-*.jsonl", "web-*.jsonl", "gazette-*.jsonl") for f in DATA.glob(pattern))
+OURS_DEV = sorted(f for f in OURS if f.stem.endswith("-dev"))
 SHARED = Path(__file__).resolve().parents[1].parent.parent / "shared" / "citations" / "real-dev"
 SHARED_FILES = sorted(SHARED.glob("*-real-dev.jsonl"))
 
@@ -50,7 +53,28 @@ def test_our_real_dev_half_meets_the_goals(path: Path, kind: str, precision: flo
 @pytest.mark.skipif(not SHARED_FILES, reason="../shared/citations/real-dev is not present")
 @pytest.mark.parametrize("path", SHARED_FILES, ids=[f.stem for f in SHARED_FILES])
 def test_the_shared_real_dev_set_stays_above_its_floor(path: Path) -> None:
-    # a floor under the figures reached (0.91-0.99), so a change that loses real-text accuracy is seen
+    # the issue's goal on real text, which both files now clear (0.97-0.99), so a change that loses it is seen
     tp, fp, fn = counts(path, "article")
-    assert tp / (tp + fp) >= 0.90
-    assert tp / (tp + fn) >= 0.92
+    assert tp / (tp + fp) >= 0.95
+    assert tp / (tp + fn) >= 0.95
+
+
+GAZETTE_DEV = sorted(DATA.glob("gazette-*-dev.jsonl"))
+
+
+@pytest.mark.parametrize("path", GAZETTE_DEV, ids=[f.stem for f in GAZETTE_DEV])
+def test_nearly_every_act_reference_in_the_legislation_dev_half_is_found_where_it_is_written(path: Path) -> None:
+    # LegalNERo-style act spans (benchmarks/act_spans.py): each labelled citation is a span of the text that an
+    # extracted citation must overlap; the goal for act spans is a recall of 0.90
+    gold = found = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        spans, after = [], {}
+        for c in item["citations"]:
+            start = item["text"].find(c["surface"], after.get(c["surface"], 0))
+            after[c["surface"]] = start + 1
+            spans.append((start, start + len(c["surface"])))
+        extracted = [(c.start, c.end) for c in extract(item["text"])]
+        gold += len(spans)
+        found += sum(any(s < e2 and s2 < e for s2, e2 in extracted) for s, e in spans)
+    assert found / gold >= 0.90
