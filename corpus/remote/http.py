@@ -163,7 +163,9 @@ class Client:
         return self.request(url, headers=extra)
 
     def request(self, url: str, *, method: str = "GET", data: bytes | None = None,
-                headers: Mapping[str, str] | None = None) -> Response:
+                headers: Mapping[str, str] | None = None, retried: frozenset[int] = RETRIED) -> Response:
+        """`retried`: the statuses tried again (a SOAP service answering an expired token with 500 leaves 500
+        out: the caller renews the token instead)."""
         parsed = urllib.parse.urlparse(url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise FetchError("bad_url", "only http and https URLs are fetched", url)
@@ -185,7 +187,7 @@ class Client:
                 if exc.code == 304:
                     return Response(304, _headers(exc.headers), b"", url)
                 detail = f"HTTP {exc.code} {exc.reason}"
-                if exc.code not in RETRIED or attempt >= self.policy.retries:
+                if exc.code not in retried or attempt >= self.policy.retries:
                     tried = f" after {attempt + 1} attempts" if attempt else ""
                     raise FetchError("rate_limited" if exc.code == 429 else "http_error", detail + tried,
                                      url) from None

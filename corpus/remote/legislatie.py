@@ -31,7 +31,7 @@ from lxml import etree
 from corpus.limits import parse_xml
 from corpus.model import IngestFailure
 from corpus.remote import settings as s
-from corpus.remote.http import Client, FetchError
+from corpus.remote.http import RETRIED, Client, FetchError
 from corpus.remote.mirror import FetchResult, Mirror
 
 BASE_URL = "http://legislatie.just.ro"
@@ -142,7 +142,8 @@ class _Service:
 
     def _call(self, action: str, envelope: bytes) -> bytes:
         resp = self.client.request(self.url, method="POST", data=envelope, headers={
-            "Content-Type": "text/xml; charset=utf-8", "SOAPAction": f'"{SERVICE_NS}IFreeWebService/{action}"'})
+            "Content-Type": "text/xml; charset=utf-8", "SOAPAction": f'"{SERVICE_NS}IFreeWebService/{action}"'},
+            retried=RETRIED - {500})
         return resp.body
 
     def get_token(self) -> str:
