@@ -11,8 +11,8 @@ import pytest
 
 from corpus.remote import akn, publication
 from corpus.remote.mirror import CURSOR
-from corpus.store import current_tables, refresh_source
 from corpus.sources import Source
+from corpus.store import current_tables, refresh_source
 from tests.corpus.remote.loopback import Site, serve
 from warehouse.lake import Lake
 
