@@ -14,6 +14,7 @@ only those); their versions stay in the lake (corpus.document_versions).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -176,10 +177,8 @@ def refresh(home: Home, names: Sequence[str], follow: bool = True) -> int:
     instance = instance_for(home)
     flush(instance, home)
     world = World.open(home)
-    try:
+    with contextlib.suppress(InputsMissing):   # etalons or systems missing: the corpus is fetched all the same
         prelude(world)
-    except InputsMissing:
-        pass   # etalons or systems missing: the corpus can be fetched all the same
     observe(instance, world)
     log = RunLog()
     run_group(instance, home, "corpus", [s.name for s in chosen], {}, log, _err, force={"corpus": True})

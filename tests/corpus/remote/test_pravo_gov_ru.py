@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -136,7 +137,7 @@ def test_a_5xx_is_retried_then_recorded_as_an_error_and_the_stored_copy_stays(si
 def test_the_rate_limit_spaces_requests_to_one_host(site: Site, tmp_path: Path) -> None:
     run(site, tmp_path, rate=4)
     times = [t for _, _, t in site.requests]
-    assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.2
+    assert min(b - a for a, b in itertools.pairwise(times)) >= 0.2
 
 
 # -- kill -9 and resume ----------------------------------------------------------------------------------------

@@ -108,7 +108,7 @@ def publish_work(site: Site, dates: list[str]) -> None:
                                            "expression_date": d}]} for d in dates]
     site.set(f"{WORK}.json", json.dumps({"frbr_uri": WORK, "points_in_time": points}).encode(), "application/json")
     for i, d in enumerate(dates):
-        site.set(f"{WORK}/ron@{d}.xml", expression(d, " (versiunea %d)" % i), "application/xml")
+        site.set(f"{WORK}/ron@{d}.xml", expression(d, f" (versiunea {i})"), "application/xml")
 
 
 def akn_options(site: Site, **extra: object) -> dict[str, object]:
