@@ -41,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="register the embedded abridged sample as a source too (what `etalon demo` reads)")
     ingest.add_argument("--no-update", action="store_true",
                         help="only read the corpus; leave re-resolving citations and signatures to `etalon update`")
+    refresh = corpus_sub.add_parser("refresh", parents=[common],
+                                    help="fetch the remote sources now (only what changed), then update")
+    refresh.add_argument("names", nargs="*", metavar="NAME", help="remote sources to fetch (default: all)")
+    refresh.add_argument("--no-update", action="store_true",
+                         help="only fetch and read the corpus; leave the rest to `etalon update`")
     show = corpus_sub.add_parser("show", parents=[common], help="print the text a citation points to")
     show.add_argument("citation")
     show.add_argument("--jurisdiction", choices=["ru", "ro", "auto"], default="auto")
@@ -145,6 +150,10 @@ def _dispatch(args: argparse.Namespace, home: Home) -> int:
                 corpus_commands.sources_remove(home, args.name)
         if args.corpus_command == "ingest":
             return c.corpus_ingest(home, args.paths, sample=args.sample, update=not args.no_update)
+        if args.corpus_command == "refresh":
+            from app import corpus_commands
+
+            return corpus_commands.refresh(home, args.names, follow=not args.no_update)
         return c.corpus_show(home, args.citation, args.jurisdiction)
     if command == "status":
         return c.status(home)

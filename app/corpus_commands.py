@@ -14,6 +14,7 @@ only those); their versions stay in the lake (corpus.document_versions).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -156,6 +157,65 @@ def _corpus_only(echo: Callable[[str], None], sources_file: str) -> Callable[[st
             echo(line)
 
     return said
+
+
+_FETCH = ("fetch.fetched", "fetch.new", "fetch.changed", "fetch.unchanged", "fetch.failed", "fetch.requests")
+
+
+def refresh(home: Home, names: Sequence[str], follow: bool = True) -> int:
+    """Fetch the remote sources (all, or those named) now, through Dagster as the nightly schedule does: each
+    asks only for what changed (conditional requests, a SOAP search by date), its mirror is read, and then, with
+    `follow`, the rest of the warehouse is brought up to date (signatures whose cited text changed flagged)."""
+    from app.cli_commands import finish
+    from app.runner import RunLog, instance_for, run_group
+    from corpus.sources import sources_for
+    from evaluation.engine.run import InputsMissing, prelude
+    from evaluation.engine.world import World
+    from pipelines.journal import flush
+    from pipelines.observe import observe
+
+    every = sources_for(home.sources_file, home.inbox)
+    remote = [s for s in every if s.remote]
+    unknown = [n for n in names if n not in {s.name for s in remote}]
+    if unknown:
+        raise Refused(f"{unknown[0]}: no remote source of that name; remote sources: "
+                      f"{', '.join(s.name for s in remote) or 'none'}")
+    chosen = [s for s in remote if not names or s.name in names]
+    if not chosen:
+        print("no remote source is registered: nothing to fetch")
+        return 0
+    instance = instance_for(home)
+    flush(instance, home)
+    world = World.open(home)
+    with contextlib.suppress(InputsMissing):   # etalons or systems missing: the corpus is fetched all the same
+        prelude(world)
+    observe(instance, world)
+    log = RunLog()
+    run_group(instance, home, "corpus", [s.name for s in chosen], {}, log, _err, force={"corpus": True})
+    index = World.open(home).index
+    lake = Lake(home.lake)
+    details: list[str] = list(log.failures)
+    failed = 0
+    for source in chosen:
+        entry = index.get("corpus", source.name)
+        meta: dict[str, Any] = dict(entry.meta) if entry is not None else {}
+        got = {k: int(meta.get(k, 0)) for k in _FETCH}
+        failed += got["fetch.failed"]
+        print(f"{source.name}: fetched {got['fetch.fetched']} (new {got['fetch.new']}, changed "
+              f"{got['fetch.changed']}), unchanged {got['fetch.unchanged']}, failed {got['fetch.failed']}; "
+              f"{got['fetch.requests']} request(s); documents " + ", ".join(
+                  f"{k} {int(meta.get(k, 0))}" for k in ("added", "changed", "unchanged", "failed")))
+        errors = _errors(lake, source.name)
+        for error in errors:
+            _err(f"  {error}")
+        details += errors
+    shortfalls = [f"{n} {what}" for n, what in ((failed, "document(s) not fetched (the mirror keeps the last "
+                                                 "copy; corpus.ingest_errors)"),) if n] + log.shortfalls()
+    if follow and _has_etalons(home) and not log.failures:
+        rest = _follow_up(home)
+        shortfalls += rest.shortfalls()
+        details += rest.failures
+    return finish("corpus refresh", shortfalls, details)
 
 
 def _has_etalons(home: Home) -> bool:

@@ -75,6 +75,7 @@ class AknDoc:
     date: str | None
     title: str
     units: list[Draft]
+    expression_date: str | None = None   # the point in time of this expression (FRBRExpression/FRBRdate)
 
 
 def _local(el: etree._Element) -> str:
@@ -185,6 +186,8 @@ def parse_akn(root: etree._Element) -> AknDoc:
                     elif alias is None and "title" in (c.get("name") or "title").lower():
                         alias = clean(value) or None
             break
+    expression_date = next((c.get("date") for el in doc.iter() if _local(el) == "FRBRExpression"
+                            for c in el if _local(c) == "FRBRdate" and c.get("date")), None)
     # Normattiva names the work only by its URN alias ("urn:nir:stato:legge:2024-12-13;203")
     m = _URN_NIR.match(urn) if urn else None
     if work_uri is None and urn:
@@ -212,7 +215,9 @@ def parse_akn(root: etree._Element) -> AknDoc:
     units = _debate_units(doc) if doc_type in DEBATES else _units(doc, doc_type)
     if not units:
         units = _whole_text(doc)
-    return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units)
+    return AknDoc(doc_type, work_uri, country, number, date[:10] if date else None, title, units,
+                  expression_date[:10] if expression_date and re.match(r"\d{4}-\d{2}-\d{2}", expression_date)
+                  else None)
 
 
 _YEAR = re.compile(r"^\d{4}(?:-\d\d-\d\d)?$")

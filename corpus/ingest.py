@@ -24,7 +24,7 @@ from corpus.decoding import decode_bytes
 from corpus.docx import docx_lines
 from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
 from corpus.model import IN_FORCE, REPEALED, Document, Draft, IngestError, IngestFailure, Unit, finish
-from corpus.ro_json import parse_record
+from corpus.ro_json import in_force_date, parse_record
 from corpus.ro_markdown import parse_markdown
 from corpus.ru_government import ISSUER as GOVERNMENT
 from corpus.ru_government import looks_like_government_resolution, split_annexes
@@ -417,8 +417,10 @@ def _records(data: bytes, path: Path, source: str, *, jsonl: bool) -> Iterator[D
                 raise IngestFailure("malformed_record", "expected a JSON object", position)
             digest = _sha(json.dumps(rec, sort_keys=True, ensure_ascii=False).encode())
             r = parse_record(rec, position)
+            # the edition is the record's date in force: a newer consolidated version of an act is a later one
+            edition = in_force_date(rec.get("DataVigoare")) or r.date
             yield Document(r.doc_id, "ro", r.act, r.kind, r.issuer, r.court, r.number, r.date, r.title,
-                           f"{r.date}+{digest[:8]}" if r.date else digest[:16], IN_FORCE, source, f"{path}#{position}",
+                           f"{edition}+{digest[:8]}" if edition else digest[:16], IN_FORCE, source, f"{path}#{position}",
                            digest, r.units, "utf-8 (JSON)", "legislatie-json")
         except IngestFailure as exc:
             yield IngestError(source, str(path), exc.reason, exc.detail, exc.position or position)
@@ -450,5 +452,7 @@ def _akn_document(data: bytes, path: Path, source: str) -> Document:
     kind = KIND_MAP.get(d.doc_type, d.doc_type)
     act = act_for_name(d.title, jurisdiction) if jurisdiction in ("ru", "ro") else None
     digest = _sha(data)
-    return Document(doc_id, jurisdiction, act, kind, None, None, d.number, d.date, d.title, digest[:16], IN_FORCE,
+    # the expression's date is its edition: of two expressions of a work, the later one is current
+    version = f"{d.expression_date}+{digest[:8]}" if d.expression_date else digest[:16]
+    return Document(doc_id, jurisdiction, act, kind, None, None, d.number, d.date, d.title, version, IN_FORCE,
                     source, str(path), digest, _finish(doc_id, act, d.units, path), "xml", "akoma-ntoso")

@@ -78,6 +78,9 @@ def _iso_date(value: Any) -> str | None:
     return None
 
 
+in_force_date = _iso_date   # the record's date in force (its edition, corpus.precedence)
+
+
 def _clean(value: Any) -> str:
     return unify(html.unescape(str(value or ""))).replace("\ufeff", "").strip()
 

@@ -6,7 +6,10 @@ The list lives in ``$ETALON_HOME/sources.yaml`` (or ``$ETALON_SOURCES``)::
       - name: ru-codes            # the partition key of the corpus asset
         path: /data/pravo-gov-ru  # a folder (read recursively) or one file
       - name: legislatie
-        url: https://example.org/index.json   # an HTTP index, see corpus.http_source
+        url: https://example.org/index.json   # an HTTP index, see corpus.remote.index
+      - name: ru-codes
+        kind: pravo-gov-ru                    # an official service (corpus.remote): its own keys
+        documents: [102033239, 102073578]
       - name: mounted
         path: /data/links                     # a folder of symbolic links to files kept elsewhere
         follow_links: true                    # read them (by default a link out of the folder is refused)
@@ -39,9 +42,13 @@ from typing import Any
 
 import yaml
 
-from corpus.http_source import STATE_FILE, write_atomic
 from corpus.precedence import SAMPLE as SAMPLE
 from corpus.precedence import SAMPLE_PRIORITY
+from corpus.remote import CONNECTORS
+from corpus.remote.http import write_atomic
+from corpus.remote.index import fetch_index
+from corpus.remote.mirror import FetchResult
+from corpus.remote.settings import COMMON, Connector, SettingsError
 from etalons.yamlpos import line_of
 from etalons.yamlsafe import load_file_with_nodes
 
@@ -95,7 +102,8 @@ class Kind:
     `keys`: the keys its entry may have besides name/kind/priority; `read`: the entry (already checked for those
     keys) into a Source, given where relative paths start and the line's label for errors; `remote`: its files
     are fetched into a local mirror before they are read; `priority`: the default priority of its sources;
-    `entry`: the mapping the sources file holds for a Source of this kind (what `corpus ingest` writes)."""
+    `entry`: the mapping the sources file holds for a Source of this kind (what `corpus ingest` writes);
+    `fetch`: for a remote kind, what fills its mirror (Source, mirror folder) -> what it stored (corpus.remote)."""
 
     name: str
     keys: tuple[str, ...]
@@ -103,6 +111,7 @@ class Kind:
     entry: Callable[[Source], dict[str, Any]]
     remote: bool = False
     priority: int = 0
+    fetch: Callable[[Source, Path], FetchResult] | None = None
 
 
 KINDS: dict[str, Kind] = {}
@@ -136,8 +145,26 @@ def _read_sample(item: Mapping[str, Any], base: Path, where: str) -> Source:
 
 register(Kind("folder", ("path", "follow_links"), _read_folder,
               lambda s: {"path": str(s.path), **({"follow_links": True} if s.follow_links else {})}))
-register(Kind("http", ("url",), _read_http, lambda s: {"url": s.url}, remote=True))
+register(Kind("http", ("url",), _read_http, lambda s: {"url": s.url}, remote=True,
+              fetch=lambda s, folder: fetch_index(str(s.url), folder, source=s.name)))
 register(Kind("sample", (), _read_sample, lambda s: {"kind": "sample"}, priority=SAMPLE_PRIORITY))
+
+
+def _connector_kind(c: Connector) -> Kind:
+    """An official service's connector (corpus.remote) as a kind: its settings checked key by key, its fetch."""
+
+    def read(item: Mapping[str, Any], base: Path, where: str) -> Source:
+        options = c.settings({k: v for k, v in item.items() if k not in ("name", "kind", "priority")})
+        return Source(str(item["name"]), url=options.get("base_url") or None, kind=c.name, options=options)
+
+    def fetch(source: Source, folder: Path) -> FetchResult:
+        return c.fetch(c.settings(source.options), folder, source.name)
+
+    return Kind(c.name, (*COMMON, *c.keys), read, lambda s: {}, remote=True, fetch=fetch)
+
+
+for _connector in CONNECTORS.values():
+    register(_connector_kind(_connector))
 
 
 def sample_source(name: str = SAMPLE) -> Source:
@@ -147,7 +174,7 @@ def sample_source(name: str = SAMPLE) -> Source:
     return Source(name, path=SAMPLE_CORPUS, kind="sample")
 
 
-def _entry(item: object, file: Path, index: int, line: int | None) -> Source:
+def _entry(item: object, file: Path, index: int, line: int | None, root: Any = None) -> Source:
     where = f"{file}:{line}" if line else str(file)
     if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
         raise SourcesFileError(f"{where}: sources[{index}]: expected a mapping with a non-empty 'name'")
@@ -169,7 +196,12 @@ def _entry(item: object, file: Path, index: int, line: int | None) -> Source:
     priority = item.get("priority")
     if priority is not None and (isinstance(priority, bool) or not isinstance(priority, int)):
         raise SourcesFileError(f"{label}: priority: expected a whole number (higher wins), got {priority!r}")
-    source = kind.read(item, file.parent, label)
+    try:
+        source = kind.read(item, file.parent, label)
+    except SettingsError as exc:   # one key of a connector's settings: its own line
+        top = exc.key.split(".", 1)[0].split("[", 1)[0]
+        key_line = line_of(root, ["sources", index, top]) if root is not None else line
+        raise SourcesFileError(f"{file}:{key_line or line}: sources[{index}] ({item['name']}): {exc}") from None
     extra: dict[str, Any] = {"kind": kind.name}
     if priority is not None:
         extra["priority"] = priority
@@ -187,7 +219,7 @@ def load_sources(sources_file: Path) -> list[Source]:
         return []
     if not isinstance(items, list):
         raise SourcesFileError(f"{sources_file}:{line_of(root, ['sources'])}: 'sources' must be a list")
-    return [_entry(item, sources_file, i, line_of(root, ["sources", i])) for i, item in enumerate(items)]
+    return [_entry(item, sources_file, i, line_of(root, ["sources", i]), root) for i, item in enumerate(items)]
 
 
 def sources_for(sources_file: Path, inbox: Path) -> list[Source]:
@@ -269,8 +301,9 @@ def fingerprint(source: Source, staging: Path) -> str:
     files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file() or p.is_symlink())
     inside = root.resolve()
     for f in files:
-        if (source.remote and f.name == STATE_FILE) or (f.name.startswith(".") and f.name.endswith(".tmp")):
-            continue  # a temporary is a write under way (or a killed one), never a change
+        if (source.remote and f.name.startswith(".")) or (f.name.startswith(".") and f.name.endswith(".tmp")):
+            continue  # a temporary is a write under way (or a killed one), never a change; a mirror's cursor
+            # and index copy change with every run, its documents only when they do
         st = os.lstat(f) if f != root and not _read_through(f, inside, source.follow_links) else os.stat(f)
         h.update(f"{f.relative_to(root) if f != root else f.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]

@@ -18,10 +18,10 @@ from typing import Protocol
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from corpus.http_source import fetch_index
 from corpus.model import OMITTED, IngestError
 from corpus.precedence import Copy, Outcome, copies_of, decide, default_priority, edition_of, modified_of
-from corpus.sources import Source
+from corpus.remote.http import FetchError
+from corpus.sources import KINDS, Source
 from corpus.tables import Compact, errors_table, merge_versions, parse_compact
 
 
@@ -40,6 +40,7 @@ class RefreshSummary:
     units_added: int
     errors: tuple[IngestError, ...]
     data_version: str
+    fetch: dict[str, int] | None = None   # a remote source's fetch: fetch.fetched, fetch.new, ... (mirror.py)
 
 
 def _now() -> str:
@@ -94,14 +95,25 @@ def _in_precedence_order(docs: list[Compact]) -> list[Compact]:
     return [next(ordered[d.doc_id]) if counts[d.doc_id] > 1 else d for d in docs]
 
 
-def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSummary:
+def refresh_source(lake: LakeLike, source: Source, staging: Path, fetch: bool = True) -> RefreshSummary:
+    """Read the source into its partition; a remote source's mirror (``staging``) is fetched first when `fetch`.
+    A fetch that fails leaves the mirror as it was: what it holds is read, the failure is an ingest error."""
     at = _now()
     errors: list[IngestError] = []
     root = source.path
-    if source.url:
-        fetched = fetch_index(source.url, staging, source=source.name)
-        errors.extend(fetched.errors)
+    counts = None
+    if source.remote:
         root = staging
+        fetcher = KINDS[source.kind].fetch
+        if fetch and fetcher is not None:
+            try:
+                fetched = fetcher(source, staging)
+                counts = fetched.counts()
+                errors.extend(fetched.errors)
+            except (FetchError, OSError, ValueError) as exc:
+                errors.append(IngestError(source.name, source.location, getattr(exc, "reason", "fetch_failed"),
+                                          f"the fetch failed, the mirror is kept as it was: {exc}", None))
+                counts = {"fetch.failed": 1}
     previous_docs = lake.read("corpus_documents", source.name)
     previous_units = lake.read("corpus_units", source.name)
     docs: list[Compact] = []
@@ -116,7 +128,7 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path) -> RefreshSumm
     lake.write("ingest_errors", (source.name,), errors_table(errors, at))
     current = merged.documents.filter(merged.documents["is_current"])
     return RefreshSummary(merged.added, merged.changed, merged.unchanged, len(errors), merged.units_added,
-                          tuple(errors), _version_of(current))
+                          tuple(errors), _version_of(current), counts)
 
 
 def _version_of(current_documents: pa.Table) -> str:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.http_source import STATE_FILE, fetch_index, parse_index
+from corpus.remote.index import fetch_index, parse_index
+from corpus.remote.mirror import CURSOR
 
 
 class _Site:
@@ -106,13 +107,24 @@ def test_a_missing_document_is_an_error_and_the_others_are_fetched(site: tuple[_
         1, [("http_error", "HTTP 404 Not Found")])
 
 
-def test_the_validators_are_remembered_in_a_state_file_beside_the_documents(site: tuple[_Site, str],
-                                                                            tmp_path: Path) -> None:
+def test_the_validators_are_remembered_in_the_cursor_beside_the_documents(site: tuple[_Site, str],
+                                                                          tmp_path: Path) -> None:
     s, base = site
     _publish(s)
     fetch_index(base + "/index.json", tmp_path)
-    state = json.loads((tmp_path / STATE_FILE).read_text())
-    assert all("etag" in v and "last_modified" in v for v in state.values()) and len(state) == 2
+    state = json.loads((tmp_path / CURSOR).read_text())["validators"]
+    assert sorted(state) == [base + "/docs/a.txt", base + "/docs/b.html", base + "/index.json"]
+    assert all("etag" in v and "last_modified" in v for v in state.values())
+
+
+def test_an_unchanged_index_is_answered_304_and_its_stored_copy_is_read(site: tuple[_Site, str],
+                                                                        tmp_path: Path) -> None:
+    s, base = site
+    _publish(s)
+    fetch_index(base + "/index.json", tmp_path)
+    result = fetch_index(base + "/index.json", tmp_path)
+    assert [code for path, code in s.requests if path == "/index.json"] == [200, 304]
+    assert len(result.unchanged) == 2
 
 
 @pytest.mark.parametrize(("body", "urls"), [

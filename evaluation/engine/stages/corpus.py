@@ -3,6 +3,11 @@
 Not a row-by-row stage: a source is re-read whole when its files change (their names, sizes and times) and
 `corpus.store.refresh_source` merges what it finds into the stored versions, so an unchanged document keeps its
 version and a changed one gets a new version beside the old.
+
+A remote source (an HTTP index, an official service's connector) is read from its local mirror. The mirror is
+fetched when a run is forced (the nightly schedule, the per-kind sensors, `etalon corpus refresh`) or when it is
+not a finished fetch of the source's settings (never fetched, settings changed, a killed fetch): an ordinary
+update reads what the mirror holds and asks no server.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ class CorpusStage:
         source = configured(world).get(partition)
         if source is None:
             return None
-        return digest(VERSION, source.name, str(source.path), source.url,
+        return digest(VERSION, source.name, str(source.path), source.url, repr(sorted(source.options.items())),
                       fingerprint(source, world.home.root / "sources" / source.name))
 
     def fresh(self, world: World, partition: str, digest_now: str | None) -> bool:
@@ -59,17 +64,21 @@ class CorpusStage:
                 and world.lake.stat("corpus_documents", partition) is not None)
 
     def reconcile_partition(self, world: World, partition: str, force: bool = False) -> Result:
+        from corpus.remote.mirror import incomplete
         from corpus.store import refresh_source
 
         source = configured(world)[partition]
+        mirror = world.home.root / "sources" / source.name
+        fetch = source.remote and (force or incomplete(mirror, source.options or {"url": source.url}) is not None)
         with world.locks.hold(f"{self.name}:{partition}"):
-            summary = refresh_source(world.lake, source, world.home.root / "sources" / source.name)
+            summary = refresh_source(world.lake, source, mirror, fetch=fetch)
             after = self.partition_digest(world, partition) or ""
             old = world.index.get(self.name, partition)
             entry = Entry(self.name, partition, after, summary.data_version, computed_at=world.at,
                           errors=summary.failed, rows=summary.added + summary.changed + summary.unchanged,
                           meta={"added": summary.added, "changed": summary.changed, "unchanged": summary.unchanged,
                                 "failed": summary.failed, "units_added": summary.units_added,
+                                **(summary.fetch or {}),
                                 "errors": [f"{e.file}: {e.reason} ({e.detail or e.position or '-'})"
                                            for e in summary.errors][:50]})
             world.index.put([entry])
