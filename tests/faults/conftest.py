@@ -39,6 +39,13 @@ class Project:
     etalons: Path
     systems: Path
 
+    def __post_init__(self) -> None:
+        """The home lists the embedded sample as its corpus (a warehouse holds it only when asked)."""
+        sources = self.home / "sources.yaml"
+        if not sources.exists():
+            self.home.mkdir(parents=True, exist_ok=True)
+            sources.write_text(yaml.safe_dump({"sources": [{"name": "sample", "kind": "sample"}]}), encoding="utf-8")
+
     def env(self, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ETALON_", "DAGSTER_"))}
         env.update(ETALON_HOME=str(self.home), ETALON_ETALONS=str(self.etalons), ETALON_SYSTEMS=str(self.systems),

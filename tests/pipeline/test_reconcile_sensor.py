@@ -25,6 +25,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     shutil.copy(REPO / "etalons" / "sample" / "benchmark.yaml", bench / "benchmark.yaml")
     shutil.copy(REPO / "etalons" / "sample" / "NAS-01.yaml", bench / "NAS-01.yaml")
     (tmp_path / "etalons" / "systems.yaml").write_text("systems:\n  - id: imp\n    kind: import\n", encoding="utf-8")
+    (tmp_path / "warehouse").mkdir()
+    (tmp_path / "warehouse" / "sources.yaml").write_text("sources:\n  - name: sample\n    kind: sample\n",
+                                                         encoding="utf-8")
     monkeypatch.setenv("ETALON_HOME", str(tmp_path / "warehouse"))
     monkeypatch.setenv("ETALON_ETALONS", str(tmp_path / "etalons"))
     monkeypatch.setenv("ETALON_JOURNAL_FLUSH", "off")
