@@ -180,8 +180,8 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
             progress.advance()
         _then(instance, world, group, after)
     for group, _ in GROUPS:
-        if groups is not None and group not in groups:
-            continue
+        if (groups is not None and group not in groups) or not log.runs:
+            continue   # (nothing ran: every plan was empty a moment ago, and nothing since has changed)
         left = plan_group(world, group)
         log.left += [f"{p} ({left.reasons[p]})" for p in left.partitions
                      if not left.reasons[p].endswith("to retry")]

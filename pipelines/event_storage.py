@@ -98,6 +98,14 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
             with engine.connect() as conn, conn.begin():
                 yield conn
 
+    def has_table(self, table_name: str) -> bool:
+        """Dagster asks before every dynamic-partition query whether that table exists, each time through a
+        new engine; a table once there stays there, so a yes is remembered."""
+        known: set[str] = self.__dict__.setdefault("_etalon_tables", set())
+        if table_name not in known and super().has_table(table_name):
+            known.add(table_name)
+        return table_name in known
+
     def dispose(self) -> None:
         for engine in self.__dict__.pop("_etalon_engines", {}).values():
             engine.dispose()
