@@ -145,7 +145,7 @@ class EtalonSqliteStorage(DagsterSqliteStorage):
         self._event_log_storage = BatchingSqliteEventLogStorage(_event_logs_directory(base_dir))
         self._schedule_storage = SqliteScheduleStorage.from_local(_schedule_directory(base_dir))
         self._inst_data = inst_data
-        super(DagsterSqliteStorage, self).__init__()
+        super(DagsterSqliteStorage, self).__init__()  # type: ignore[no-untyped-call]
 
     @classmethod
     def from_config_value(
