@@ -55,17 +55,21 @@ _DETAILS = 20
 
 def _people(home: Home, before: Any, out: Any = print, ran: bool = True) -> None:
     """What the update changed for people (signatures, decisions, verdicts) and what waits for them; an update
-    that ran nothing changed nothing, so the warehouse is not read a second time."""
-    from app.consequences import report, snapshot
+    that ran nothing changed nothing, so the warehouse is not read a second time. The state it ends in is kept
+    for the next update that finds nothing to do (app.consequences.kept)."""
+    from app.consequences import keep, report, taken
 
-    for line in report(before, snapshot(Lake(home.lake)) if ran else before):
+    after = taken(home) if ran else before
+    if ran:   # (an update that ran nothing may still have stored inputs since `before` was read)
+        keep(home, after)
+    for line in report(before, after):
         out(line)
 
 
 def _before(home: Home) -> Any:
-    from app.consequences import snapshot
+    from app.consequences import taken
 
-    return snapshot(Lake(home.lake))
+    return taken(home)
 
 
 def demo(home: Home) -> int:
@@ -73,7 +77,7 @@ def demo(home: Home) -> int:
     from app.progress import progress
 
     before = _before(home)
-    with progress(_groups() + 4, "demo") as bar:
+    with progress(_groups() + 2, "demo") as bar:
         log = run_demo(home.root, bar.echo, progress=bar)
     for line in log.lines():
         _echo(line)
@@ -85,7 +89,11 @@ def demo(home: Home) -> int:
 
 def update(home: Home) -> int:
     from app.progress import progress
+    from app.settled import settled
 
+    problems = settled(home)
+    if problems is not None:
+        return _nothing_to_do(home, problems)
     before = _before(home)
     with progress(_groups(), "update") as bar:
         log = run_update(home, bar.echo, progress=bar)
@@ -93,6 +101,25 @@ def update(home: Home) -> int:
         print(line)
     _people(home, before, ran=log.runs > 0)
     return finish("update", log.shortfalls(), log.problems + log.corpus_errors + log.failures)
+
+
+def _nothing_to_do(home: Home, problems: list[str]) -> int:
+    """What `update` prints when it would change nothing: the same lines, without Dagster or a new snapshot."""
+    from app.consequences import keep, kept, report
+    from app.runlog import RunLog
+
+    log = RunLog(problems=problems)
+    for problem in problems:
+        _echo(f"input problem: {problem}")
+    for line in log.lines():
+        print(line)
+    before = kept(home)
+    if before is None:   # nothing will be written: the state read now is the state to keep
+        before = _before(home)
+        keep(home, before)
+    for line in report(before, before):
+        print(line)
+    return finish("update", log.shortfalls(), log.problems)
 
 
 def corpus_ingest(home: Home, paths: list[Path], sample: bool = False, update: bool = True) -> int:

@@ -53,10 +53,15 @@ class Snapshot:
     waiting_answers: list[tuple[str, str, str]] = field(default_factory=list)   # system, benchmark, code
     review: int = 0
     read_from: dict[str, str] = field(default_factory=dict)   # doc_id -> the source whose copy is current
+    key: str | None = field(default=None, compare=False)   # kept_key as it was when the views were read
 
 
 def snapshot(lake: Lake) -> Snapshot:
     """Read the views; a warehouse with nothing in it yet is an empty snapshot, never an error."""
+    if not lake.files("etalon_versions"):
+        # No etalon stored (a new warehouse: `etalon demo` on a fresh home): every view read below is empty
+        # but the systems, which a DuckDB catalog is not needed to read.
+        return Snapshot(systems={r["id"] for r in lake.read("systems").to_pylist()})
     import duckdb
 
     from warehouse.catalog import memory_catalog
@@ -71,6 +76,14 @@ def snapshot(lake: Lake) -> Snapshot:
         return Snapshot()
     finally:
         con.close()
+
+
+def taken(home: Any) -> Snapshot:
+    """The snapshot of a warehouse, with the key it may be kept under (read first: see kept_key)."""
+    key = kept_key(home)
+    snap = snapshot(Lake(home.lake))
+    snap.key = key
+    return snap
 
 
 def _rows(con: Any, sql: str) -> list[tuple[Any, ...]]:
@@ -228,3 +241,70 @@ def report(before: Snapshot, after: Snapshot) -> list[str]:
     changed = changes(before, after)
     head = "what changed for people:" if changed else "nothing changed for people"
     return [head, *(f"  {line}" for line in changed + waiting(after, before))]
+
+
+# -- the last snapshot, kept for an update that finds nothing to do ---------------------------------------------
+# An update that ran nothing changed nothing for anyone, but it still says what waits for people, which is
+# a snapshot (half a second of DuckDB). The snapshot an update ends with is kept beside the warehouse under the
+# digest of the engine's index: every recomputation, act and settle rewrites the index, so while it is the
+# same file the views show the same state (app.settled takes the kept one only when nothing is to be done).
+
+_KEPT = "people.json"
+_KEPT_FORMAT = 1
+
+
+def kept_key(home: Any) -> str | None:
+    """Taken before the snapshot it keys: an act that lands in between then only makes the kept one unused."""
+    import hashlib
+
+    try:
+        index = (home.root / "state" / "index.json").read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(b"%d\0" % _KEPT_FORMAT + index).hexdigest()
+
+
+def keep(home: Any, snap: Snapshot) -> None:
+    """Store the snapshot an update ended with, under the `kept_key` read before it was taken."""
+    import json
+    import os
+
+    key = snap.key
+    if key is None:
+        return
+    body = {"key": key,
+            "etalons": [[list(k), list(v.__dict__.values())] for k, v in snap.etalons.items()],
+            "scores": [[list(k), list(v)] for k, v in snap.scores.items()],
+            "decisions": [[k, list(v.__dict__.values())] for k, v in snap.decisions.items()],
+            "systems": sorted(snap.systems), "waiting_answers": [list(w) for w in snap.waiting_answers],
+            "review": snap.review, "read_from": snap.read_from}
+    path = home.root / "state" / _KEPT
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def kept(home: Any) -> Snapshot | None:
+    """The snapshot an update last ended with, while the engine's index is still the one it was taken with."""
+    import json
+
+    key = kept_key(home)
+    try:
+        body = json.loads((home.root / "state" / _KEPT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if key is None or not isinstance(body, dict) or body.get("key") != key:
+        return None
+    try:
+        return Snapshot(
+            etalons={(k[0], k[1]): EtalonState(*v) for k, v in body["etalons"]},
+            scores={(k[0], k[1], k[2], int(k[3])): (v[0], v[1], v[2]) for k, v in body["scores"]},
+            decisions={k: Decision(*v) for k, v in body["decisions"]},
+            systems=set(body["systems"]),
+            waiting_answers=[(w[0], w[1], w[2]) for w in body["waiting_answers"]],
+            review=int(body["review"]), read_from=dict(body.get("read_from") or {}), key=key)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.actions import Refused, apply_sample_decisions, import_answers, sign
+from app.actions import apply_sample_decisions, import_answers
 from app.runner import RunLog, update
+from evaluation.engine.world import World
 from warehouse.catalog import connect
 from warehouse.home import SAMPLE_ANSWERS, SAMPLE_DECISIONS, SAMPLE_ETALONS, Home, resolve_home
 from warehouse.lake import Lake
@@ -45,19 +46,10 @@ def run_demo(root: Path | None, echo: Callable[[str], None], progress: Any = Non
     for problem in skipped:
         echo(f"sample decision skipped: {problem}")
     echo(f"recorded {added} new sample reviewer decision(s)")
-    _advance(progress, "the sample corpus")
     _register_sample(home, echo)
-    first = update(home, echo, groups=("corpus",))
-    _advance(progress, "sample signatures")
-    _sign_sample(home, lake, echo)
     _advance(progress, "update")
-    log = update(home, echo, progress=progress)
-    log.runs += first.runs
-    log.failures[:0] = first.failures
-    log.corpus_errors[:0] = first.corpus_errors
-    for stage, n in first.partitions.items():
-        log.partitions[stage] = log.partitions.get(stage, 0) + n
-    return log
+    # One update; the sample signatures go in once the corpus is current (signing checks sources against it).
+    return update(home, echo, progress=progress, after={"corpus": lambda world: _sign_sample(world, lake, echo)})
 
 
 def _register_sample(home: Home, echo: Callable[[str], None]) -> None:
@@ -76,20 +68,22 @@ def _advance(progress: Any, next_step: str) -> None:
         progress.step(next_step)
 
 
-def _sign_sample(home: Home, lake: Lake, echo: Callable[[str], None]) -> None:
+def _sign_sample(world: World, lake: Lake, echo: Callable[[str], None]) -> None:
+    """The sample signatures as sealed events only: the rest of the update verifies them and refreshes the
+    leaderboards once (signing one by one did that, and woke the journal flusher, 22 times)."""
     from etalons.yamlsafe import load_file
+    from evaluation.engine.humans import Refused as NotSigned
+    from evaluation.engine.humans import record_signature
 
     signed = {(s["code"], s["version"]) for s in lake.read_all("signature_ledger").to_pylist()}
     data = load_file(SAMPLE_SIGNATURES)
-    from etalons.loader import load_benchmarks
-
-    versions = {e.code: e.version for e in load_benchmarks(home.etalons_dir).etalons}
+    versions = {e.code: e.version for e in world.loaded.etalons}
     for item in (data or {}).get("signatures", []):
         if (item["code"], versions.get(item["code"])) in signed:
             continue
         try:
-            sign(home, item["code"], item["by"], via="sample")
-        except Refused as exc:
+            record_signature(world, item["code"], item["by"], via="sample")
+        except NotSigned as exc:
             echo(f"not signed: {exc}")
 
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import os
 import socket
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dagster import AssetKey, DagsterInstance
 
+from app.runlog import RunLog
 from evaluation.engine.plan import plan_group
 from evaluation.engine.run import InputsMissing, prelude
 from evaluation.engine.stages import GROUPS
@@ -25,52 +24,13 @@ from evaluation.engine.world import World
 from pipelines.dagster_internals import DEFER_TAG
 from pipelines.instance import HOST_TAG, PID_TAG, instance_for, reap_dead_runs
 from pipelines.partitions import GROUP_PARTITIONS
-from pipelines.plans import PLAN_TAG, STAGE_ASSETS, write_plan
+from pipelines.plans import PLAN_TAG, STAGE_ASSETS, WORLD_TAG, write_plan
+from pipelines.told import clear_dead, run_under_way
 from warehouse.home import Home
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 __all__ = ["RunLog", "evaluate", "instance_for", "update"]
-
-
-@dataclass
-class RunLog:
-    """What an update did: partitions and rows per stage, failures, model-call errors, input problems."""
-
-    partitions: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    rows: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    failures: list[str] = field(default_factory=list)
-    call_errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    problems: list[str] = field(default_factory=list)
-    corpus_errors: list[str] = field(default_factory=list)   # files of the sources read that did not ingest
-    runs: int = 0
-    verified: int = 0
-    left: list[str] = field(default_factory=list)     # still to do after the update (should be nothing)
-
-    @property
-    def did_anything(self) -> bool:
-        return self.runs > 0
-
-    def shortfalls(self) -> list[str]:
-        """What the update could not do, counted: an exit status of 1 and a summary on stderr."""
-        errors = sum(self.call_errors.values())
-        counts = [(len(self.problems), "input problem(s) (files that did not load; the rest went on)"),
-                  (errors, "failed model call(s) (retried by the next update)"),
-                  (len(self.corpus_errors), "corpus file(s) not ingested (corpus.ingest_errors)"),
-                  (len(self.failures), "failed run(s)"), (len(self.left), "partition(s) still not current")]
-        return [f"{n} {what}" for n, what in counts if n]
-
-    def lines(self) -> list[str]:
-        if not self.runs and not self.failures:
-            return ["nothing to materialise: everything is up to date"]
-        out = [f"{stage}: {n} partition(s), {self.rows.get(stage, 0)} row(s) recomputed"
-               for stage, n in self.partitions.items() if n]
-        out.append(f"({self.runs} run(s))")
-        out += [f"{stage}: {n} model call(s) failed; stored as errors (status 'error'), never scored, "
-                "retried by the next update" for stage, n in sorted(self.call_errors.items()) if n]
-        out += [f"failed: {f}" for f in self.failures]
-        out += [f"not yet current: {item}" for item in self.left]
-        return out
 
 
 def _defs() -> Any:
@@ -85,13 +45,19 @@ def _keys(stages: Sequence[Any]) -> list[AssetKey]:
 
 def run_group(instance: DagsterInstance, home: Home, group: str, partitions: Sequence[str],
               verify: dict[str, list[str]], log: RunLog, echo: Callable[[str], None],
-              force: dict[str, bool | list[str]] | None = None) -> None:
-    """One Dagster run over the group's assets: the plan says which partitions the assets reconcile."""
+              force: dict[str, bool | list[str]] | None = None, world: World | None = None) -> None:
+    """One Dagster run over the group's assets: the plan says which partitions the assets reconcile. `world`:
+    the update's own view of the warehouse, lent to the run's steps (they run in this process), so what the
+    plan read (the corpus view, stored etalons, ledgers) is not read again, as in the plain-function path."""
+    from assets._run import lend
+
     stages = dict(GROUPS)[group]
     keys = _keys(stages)
     plan = {"group": group, "partitions": list(partitions), "verify": verify, "force": force or {}}
     tags = {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname(), DEFER_TAG: "true",
             PLAN_TAG: write_plan(home, plan)}
+    if world is not None:
+        tags[WORLD_TAG] = lend(world)
     definition = GROUP_PARTITIONS.get(group)
     if definition is not None:
         every = definition.get_partition_keys(dynamic_partitions_store=instance)
@@ -102,8 +68,15 @@ def run_group(instance: DagsterInstance, home: Home, group: str, partitions: Seq
     echo(f"materialising {shown}: {len(partitions)} partition(s)"
          + (f", {sum(len(v) for v in verify.values())} checked unchanged" if any(verify.values()) else ""))
     job = _defs().resolve_implicit_global_asset_job_def()
-    result = job.execute_in_process(instance=instance, asset_selection=keys, tags=tags, run_config=QUIET,
-                                    raise_on_error=False)
+    try:
+        with run_under_way(home):
+            result = job.execute_in_process(instance=instance, asset_selection=keys, tags=tags, run_config=QUIET,
+                                            raise_on_error=False)
+    finally:
+        if world is not None:
+            from assets._run import give_back
+
+            give_back(tags[WORLD_TAG])
     log.runs += 1
     for event in result.all_events:
         if event.event_type_value == "STEP_OUTPUT" and event.step_key:
@@ -143,8 +116,11 @@ def _verify(group: str, world: World, changed: set[str], planned: Sequence[str])
 
 
 def update(home: Home, echo: Callable[[str], None] = lambda _: None,
-           groups: Sequence[str] | None = None, progress: Any = None) -> RunLog:
-    """`progress` (app.progress.Progress, optional) is told each group as it is planned, run and done."""
+           groups: Sequence[str] | None = None, progress: Any = None,
+           after: Mapping[str, Callable[[World], None]] | None = None) -> RunLog:
+    """`progress` (app.progress.Progress, optional) is told each group as it is planned, run and done.
+    `after`: acts to do once a group is current, before the next is planned (the demo signs its sample once
+    the corpus is in); the inputs' versions are then reported to Dagster again."""
     from pipelines.journal import flush
     from pipelines.observe import observe
     from warehouse.catalog import build_catalog
@@ -154,6 +130,7 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     instance = instance_for(home)
     flush(instance, home)
     reaped = reap_dead_runs(instance)
+    clear_dead(home)
     if reaped:
         echo(f"{reaped} run(s) of a killed etalon process marked failed; their work is planned again")
     world = World.open(home)
@@ -171,44 +148,57 @@ def update(home: Home, echo: Callable[[str], None] = lambda _: None,
     for problem in log.problems:
         echo(f"input problem: {problem}")
     changed: set[str] = set()
+    # One World for the whole update, lent to each run (as the plain-function path keeps one): the runs' writes
+    # go through it, so it stays the current view and planning the next group reads nothing twice.
     for group, stages in GROUPS:
         if groups is not None and group not in groups:
             continue
         if progress is not None:
             progress.step(f"planning {group}")
-        world = World.open(home)
         plan = plan_group(world, group)
         verify = _verify(group, world, changed, plan.partitions)
         if not plan and not verify:
             if progress is not None:
                 progress.advance()
+            _then(instance, world, group, after)
             continue
         if progress is not None:
             progress.step(f"{group}: {len(plan.partitions)} partition(s) to recompute")
         before = {(s.name, p): (world.index.get(s.name, p) or None) for s in stages for p in plan.partitions}
-        run_group(instance, home, group, plan.partitions, verify, log, echo)
-        after = World.open(home)
+        run_group(instance, home, group, plan.partitions, verify, log, echo, world=world)
         for (stage, partition), old in before.items():
-            new = after.index.get(stage, partition)
+            new = world.index.get(stage, partition)
             if new is not None and (old is None or old.output_digest != new.output_digest):
                 changed.add(stage)
         if group == "corpus":
             for partition in plan.partitions:
-                entry = after.index.get("corpus", partition)
+                entry = world.index.get("corpus", partition)
                 log.corpus_errors += [str(e) for e in (entry.meta.get("errors") or [])] if entry else []
         if group == "etalons":
-            observe(instance, after)   # shards and their versions as the etalons stage left them
+            observe(instance, world)   # shards and their versions as the etalons stage left them
         if progress is not None:
             progress.advance()
-    final = World.open(home)
+        _then(instance, world, group, after)
     for group, _ in GROUPS:
-        if groups is not None and group not in groups:
-            continue
-        left = plan_group(final, group)
+        if (groups is not None and group not in groups) or not log.runs:
+            continue   # (nothing ran: every plan was empty a moment ago, and nothing since has changed)
+        left = plan_group(world, group)
         log.left += [f"{p} ({left.reasons[p]})" for p in left.partitions
                      if not left.reasons[p].endswith("to retry")]
-    build_catalog(home.catalog, final.lake)
+    build_catalog(home.catalog, world.lake)
     return log
+
+
+def _then(instance: DagsterInstance, world: World, group: str,
+          after: Mapping[str, Callable[[World], None]] | None) -> None:
+    """The act to do once `group` is current; what it wrote is then seen by the plan and told to Dagster."""
+    from pipelines.observe import observe
+
+    if after is None or group not in after:
+        return
+    after[group](world)
+    world.forget_events()
+    observe(instance, world)
 
 
 def evaluate(home: Home, codes: Sequence[str], systems: Sequence[str], stages: Sequence[str],

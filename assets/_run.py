@@ -9,6 +9,7 @@ changed, and each partition it looked at gets one materialisation with its data 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,16 +20,32 @@ from evaluation.engine.stages import STAGES
 from evaluation.engine.stages.base import Result
 from evaluation.engine.world import World
 from pipelines.events import Record, in_step, pointer
-from pipelines.plans import PLAN_TAG
+from pipelines.plans import PLAN_TAG, WORLD_TAG
 from pipelines.resources import EtalonWarehouse
 
 _WORLDS: dict[str, World] = {}
+_LENT: dict[str, World] = {}
 # The assets persist through the lake themselves: their Dagster output is Nothing, so no IO manager is involved.
 NOTHING: Any = Nothing
 
 
+def lend(world: World) -> str:
+    """Hand an in-process run the starting command's World (the run's tag carries the returned token). A run
+    in another process (`dagster dev`) finds no such token and opens its own."""
+    token = f"{os.getpid()}:{id(world)}"
+    _LENT[token] = world
+    return token
+
+
+def give_back(token: str) -> None:
+    _LENT.pop(token, None)
+
+
 def world_for(context: AssetExecutionContext, warehouse: EtalonWarehouse) -> World:
     """One World per run: the steps of a run share what they read (the corpus view, stored etalons)."""
+    lent = _LENT.get(context.run.tags.get(WORLD_TAG, ""))
+    if lent is not None:
+        return lent
     run_id = context.run.run_id
     if run_id not in _WORLDS:
         _WORLDS.clear()

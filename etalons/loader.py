@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import re
 from collections import defaultdict
 from collections.abc import Callable, MutableMapping, Sequence
@@ -373,10 +374,17 @@ def _flag_shared_canaries(result: LoadResult, shown_root: str) -> None:
 
 
 def _library_extractor() -> Extractor | None:
-    """The citations library's extractor, or None while that library is not there yet."""
-    try:
-        module = importlib.import_module("citations")
-    except ImportError:
+    """The citations library's extractor, or None while that library is not there yet. Imported at its first
+    use: a load whose files were all read before (the memo) checks no citation, and importing the grammar
+    (compiling its patterns) was most of the cost of an update that finds nothing to do."""
+    if importlib.util.find_spec("citations") is None:
         return None
-    extract = getattr(module, "extract", None)
-    return extract if callable(extract) else None
+
+    def extract(text: str, jurisdiction: str) -> Any:
+        module = importlib.import_module("citations")
+        found = getattr(module, "extract", None)
+        if not callable(found):
+            return [text]   # no extractor in the library: nothing to check against
+        return found(text, jurisdiction)
+
+    return extract

@@ -23,10 +23,19 @@ from dagster._core.events import (
     generate_event_batch_id,
 )
 from dagster._core.events.log import EventLogEntry
+from dagster._core.storage.event_log.schema import SqlEventLogStorageMetadata
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
+from dagster._core.storage.runs.sqlite.sqlite_run_storage import SqliteRunStorage
+from dagster._core.storage.schedules.sqlite.sqlite_schedule_storage import SqliteScheduleStorage
+from dagster._core.storage.sql import get_alembic_config
 from dagster._core.storage.sqlalchemy_compat import db_result
 from dagster._core.storage.sqlite import SQLITE_BUSY_TIMEOUT_SECONDS
-from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
+from dagster._core.storage.sqlite_storage import (
+    DagsterSqliteStorage,
+    _event_logs_directory,
+    _runs_directory,
+    _schedule_directory,
+)
 from dagster._serdes import ConfigurableClassData
 
 DEFER_TAG = "dagster/defer_asset_events"
@@ -45,9 +54,16 @@ __all__ = [
     "DagsterEventType",
     "DagsterSqliteStorage",
     "EventLogEntry",
+    "SqlEventLogStorageMetadata",
     "SqliteEventLogStorage",
+    "SqliteRunStorage",
+    "SqliteScheduleStorage",
+    "_event_logs_directory",
+    "_runs_directory",
+    "_schedule_directory",
     "db_result",
     "generate_event_batch_id",
+    "get_alembic_config",
     "get_input_data_version_tag",
     "get_input_event_pointer_tag",
 ]

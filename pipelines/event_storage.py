@@ -9,12 +9,14 @@ the default storage opens unchanged, and `dagster dev` reads it the same way) an
 
 from __future__ import annotations
 
-import os
+import functools
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, inspect
+from sqlalchemy.exc import DatabaseError
 
 from pipelines.dagster_internals import (
     SQLITE_BUSY_TIMEOUT_SECONDS,
@@ -22,8 +24,15 @@ from pipelines.dagster_internals import (
     DagsterEventType,
     DagsterSqliteStorage,
     EventLogEntry,
+    SqlEventLogStorageMetadata,
     SqliteEventLogStorage,
+    SqliteRunStorage,
+    SqliteScheduleStorage,
+    _event_logs_directory,
+    _runs_directory,
+    _schedule_directory,
     db_result,
+    get_alembic_config,
 )
 
 _BATCHED = {DagsterEventType.ASSET_MATERIALIZATION, DagsterEventType.ASSET_OBSERVATION}
@@ -38,9 +47,39 @@ def _pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+@functools.cache
+def _migrations() -> Any:
+    """Dagster's migration scripts, read once per process: Dagster reads all of them again (about 90 files) each
+    time it opens a run's database, which was the largest fixed cost of a run."""
+    import inspect as source
+
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(get_alembic_config(source.getfile(SqliteEventLogStorage)))
+
+
 class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
     """Dagster opens a new SQLite engine (and file) for every stored event; this storage keeps one engine per
     shard for the life of the process, which is most of the cost of recording a run's events."""
+
+    def _initdb(self, engine: Any, for_index_shard: bool = False) -> None:
+        """Dagster's own set-up, without re-reading its migrations for every run's new database: a stamped
+        database is left as it is (as Dagster leaves it), a new empty run database gets Dagster's tables and
+        the head revision in one transaction; anything else (the index, an unstamped old file) goes to Dagster."""
+        from alembic.runtime.migration import MigrationContext
+
+        try:
+            with engine.connect() as connection:
+                if MigrationContext.configure(connection).get_current_revision() is not None:
+                    return
+                if not for_index_shard and not inspect(connection).get_table_names():
+                    SqlEventLogStorageMetadata.create_all(connection)
+                    MigrationContext.configure(connection).stamp(_migrations(), "head")
+                    connection.commit()
+                    return
+        except (DatabaseError, sqlite3.DatabaseError):
+            pass   # another process setting the same file up: Dagster's set-up retries
+        super()._initdb(engine, for_index_shard)
 
     @contextmanager
     def _connect(self, shard: str) -> Iterator[Any]:
@@ -58,6 +97,14 @@ class BatchingSqliteEventLogStorage(SqliteEventLogStorage):
                 engines[shard] = engine
             with engine.connect() as conn, conn.begin():
                 yield conn
+
+    def has_table(self, table_name: str) -> bool:
+        """Dagster asks before every dynamic-partition query whether that table exists, each time through a
+        new engine; a table once there stays there, so a yes is remembered."""
+        known: set[str] = self.__dict__.setdefault("_etalon_tables", set())
+        if table_name not in known and super().has_table(table_name):
+            known.add(table_name)
+        return table_name in known
 
     def dispose(self) -> None:
         for engine in self.__dict__.pop("_etalon_engines", {}).values():
@@ -91,8 +138,14 @@ class EtalonSqliteStorage(DagsterSqliteStorage):
     """The default SQLite storage (same `base_dir` layout) with the batching event log."""
 
     def __init__(self, base_dir: str, inst_data: ConfigurableClassData | None = None):
-        super().__init__(base_dir, inst_data)
-        self._event_log_storage = BatchingSqliteEventLogStorage(os.path.join(base_dir, "history", "runs", ""))
+        # DagsterSqliteStorage.__init__, with the batching event log in place of Dagster's (made only once: the
+        # parent would set up a default one first, a second pass over the index database).
+        self.base_dir = base_dir
+        self._run_storage = SqliteRunStorage.from_local(_runs_directory(base_dir))
+        self._event_log_storage = BatchingSqliteEventLogStorage(_event_logs_directory(base_dir))
+        self._schedule_storage = SqliteScheduleStorage.from_local(_schedule_directory(base_dir))
+        self._inst_data = inst_data
+        super(DagsterSqliteStorage, self).__init__()  # type: ignore[no-untyped-call]
 
     @classmethod
     def from_config_value(

@@ -53,12 +53,14 @@ def pointer(instance: DagsterInstance) -> int | None:
     return int(value) if value is not None else None
 
 
-def provenance(instance: DagsterInstance, parents: Iterable[tuple[AssetKey, bool, bool]], code_version: str,
-               data_version: str, at: int | None) -> dict[str, str]:
-    """Tags Dagster reads back as the data provenance of a materialisation.
+def parent_tags(instance: DagsterInstance, parents: Iterable[tuple[AssetKey, bool, bool]],
+                at: int | None) -> dict[str, str]:
+    """The parents' part of the provenance Dagster reads back (beside the code and data version) for a
+    materialisation: for each parent the version it had and a pointer into the event log. It is the same for
+    every partition a step records, so a step reads the parents' latest versions once, not once a partition.
 
     `parents`: (key, partitioned, external) of each parent asset."""
-    tags = {CODE_VERSION_TAG: code_version, DATA_VERSION_TAG: data_version, DATA_VERSION_IS_USER_PROVIDED_TAG: "true"}
+    tags: dict[str, str] = {}
     for key, partitioned, external in parents:
         if partitioned:
             version = PARTITIONED
@@ -99,12 +101,13 @@ def in_step(context: AssetExecutionContext, key: AssetKey, records: Sequence[Rec
     graph = context.assets_def
     parents = _parents(context, key)
     code_version = graph.code_versions_by_key.get(key) or context.run.run_id
+    inherited = parent_tags(context.instance, parents, at) if records else {}
     events = []
-    for i, record in enumerate(records):
-        tags = provenance(context.instance, parents, code_version, record.data_version, at)
+    for record in records:
+        tags = {CODE_VERSION_TAG: code_version, DATA_VERSION_TAG: record.data_version,
+                DATA_VERSION_IS_USER_PROVIDED_TAG: "true", **inherited}
         events.append(AssetMaterialization(asset_key=key, partition=record.partition, tags=tags,
                                            metadata=meta(record.metadata)))
-        del i
     if events:
         step, batch = context.get_step_execution_context(), generate_event_batch_id()  # type: ignore[no-untyped-call]
         for i, event in enumerate(events):
@@ -129,8 +132,10 @@ def runless(instance: DagsterInstance, graph: Any, key: AssetKey, records: Seque
     parents = [(p, graph.get(p).is_partitioned, graph.get(p).is_external) for p in sorted(node.parent_keys, key=str)]
     code_version = node.code_version or "unversioned"
     at = pointer(instance)
+    inherited = parent_tags(instance, parents, at) if records else {}
     for record in records:
-        tags = provenance(instance, parents, code_version, record.data_version, at)
+        tags = {CODE_VERSION_TAG: code_version, DATA_VERSION_TAG: record.data_version,
+                DATA_VERSION_IS_USER_PROVIDED_TAG: "true", **inherited}
         instance.report_runless_asset_event(AssetMaterialization(asset_key=key, partition=record.partition, tags=tags,
                                                                  metadata=meta(record.metadata)))
 

@@ -7,6 +7,7 @@ import socket
 
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
+from pipelines.told import identity
 from warehouse.home import Home
 
 PID_TAG, HOST_TAG = "etalon/pid", "etalon/host"
@@ -22,8 +23,14 @@ telemetry:
 """
 
 
+_INSTANCES: dict[str, tuple[list[int], DagsterInstance]] = {}
+
+
 def instance_for(home: Home) -> DagsterInstance:
-    """$DAGSTER_HOME, else $ETALON_HOME/dagster (what `dagster dev` should use)."""
+    """$DAGSTER_HOME, else $ETALON_HOME/dagster (what `dagster dev` should use).
+
+    One instance per Dagster home and process (`etalon demo` runs two updates; each made its own, about a
+    second of set-up), made again when the home's configuration file is not the one it was made from."""
     dagster_home = os.environ.get("DAGSTER_HOME") or str(home.dagster_home)
     os.makedirs(dagster_home, exist_ok=True)
     config = os.path.join(dagster_home, "dagster.yaml")
@@ -33,9 +40,16 @@ def instance_for(home: Home) -> DagsterInstance:
     os.environ["DAGSTER_HOME"] = dagster_home
     # A step's asset events go to the storage as one batch (pipelines/event_storage.py, dagster-postgres).
     os.environ.setdefault("DAGSTER_EVENT_BATCH_SIZE", "1000")
+    made = identity(dagster_home)
+    cached = _INSTANCES.get(dagster_home)
+    if cached is not None and made is not None and cached[0] == made:
+        return cached[1]
     instance = DagsterInstance.get()
     # Keep storage connections open across the many small writes of a run (PostgreSQL; no effect on SQLite).
     instance.optimize_for_webserver(statement_timeout=0, pool_recycle=3600, max_overflow=10)
+    after = identity(dagster_home)
+    if after is not None:
+        _INSTANCES[dagster_home] = (after, instance)
     return instance
 
 

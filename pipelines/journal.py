@@ -27,10 +27,12 @@ LEADERBOARD = ("leaderboard", "leaderboard_indicative")   # the fast path refres
 def flush(instance: DagsterInstance, home: Home, touched: set[str] | None = None) -> int:
     """Record every pending entry, oldest first; each is removed only once stored. Returns how many, and adds
     to `touched` the benchmarks whose leaderboard an act refreshed."""
+    entries = list(pending(home))
+    if not entries:
+        return 0
     from pipelines.definitions import defs
 
     graph = defs.resolve_asset_graph()
-    entries = list(pending(home))
     # Twenty acts on one partition are one change to record: the last version of each input and asset partition.
     observations: dict[tuple[str, str], str] = {}
     events: dict[tuple[str, str], dict[str, Any]] = {}

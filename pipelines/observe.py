@@ -18,6 +18,7 @@ from evaluation.engine.plan import benchmarks, partitions, shards
 from evaluation.engine.world import World
 from pipelines.events import observe as record_observation
 from pipelines.partitions import BENCHMARKS, SHARDS, SOURCES, SYSTEMS
+from pipelines.told import inputs_digest, remember_inputs
 
 CURSOR_KEY = "etalon/input-versions"
 
@@ -53,6 +54,7 @@ def observe(instance: DagsterInstance, world: World) -> dict[str, int]:
         if fresh:
             record_observation(instance, AssetKey(asset), fresh)
             changed[asset] = len(fresh)
-    instance.run_storage.set_cursor_values({CURSOR_KEY: json.dumps(
-        {a: {p or "": v for p, v in parts.items()} for a, parts in now.items()}, sort_keys=True)})
+    cursor = json.dumps({a: {p or "": v for p, v in parts.items()} for a, parts in now.items()}, sort_keys=True)
+    instance.run_storage.set_cursor_values({CURSOR_KEY: cursor})
+    remember_inputs(world.home, inputs_digest(now))
     return changed

@@ -11,6 +11,7 @@ from typing import Any
 from warehouse.home import Home
 
 PLAN_TAG = "etalon/plan"
+WORLD_TAG = "etalon/world"   # a World the starting process lends its in-process run (assets._run.lend)
 STAGE_ASSETS: dict[str, tuple[str, ...]] = {
     "corpus": ("corpus",), "etalons": ("etalons",), "sources": ("etalon_sources",), "answers": ("answers",),
     "citations": ("citations",), "judgments": ("judgments",), "scores": ("scores",), "signatures": ("signatures",),

@@ -14,11 +14,13 @@ import shutil
 import tempfile
 from importlib import resources
 from pathlib import Path
-
-import duckdb
-import polars as pl
+from typing import TYPE_CHECKING
 
 from warehouse.lake import Lake
+
+if TYPE_CHECKING:   # imported where used: deciding that the catalog is current needs neither (a no-op update)
+    import duckdb
+    import polars as pl
 from warehouse.tables import TABLES
 
 _DUCK = {"string": "VARCHAR", "int64": "BIGINT", "double": "DOUBLE", "bool": "BOOLEAN"}
@@ -82,6 +84,19 @@ def _signature(lake: Lake) -> str:
     return h.hexdigest()[:16]
 
 
+def _marker(catalog: Path) -> Path:
+    return catalog.with_name(f".{catalog.name}.signature")
+
+
+def is_current(catalog: Path, lake: Lake, signature: str | None = None) -> bool:
+    """Whether the catalog holds the views the lake's tables and the definitions make now (no rebuild due)."""
+    marker = _marker(catalog)
+    try:
+        return catalog.exists() and marker.read_text(encoding="utf-8") == (signature or _signature(lake))
+    except OSError:
+        return False
+
+
 def build_catalog(catalog: Path, lake: Lake, force: bool = False) -> Path:
     """Rebuild the catalog beside the old one and swap it in with one rename, when its definitions changed.
 
@@ -89,9 +104,9 @@ def build_catalog(catalog: Path, lake: Lake, force: bool = False) -> Path:
     definition or a moved lake needs one."""
     lake.ensure_schemas()
     catalog.parent.mkdir(parents=True, exist_ok=True)
-    marker = catalog.with_name(f".{catalog.name}.signature")
+    marker = _marker(catalog)
     signature = _signature(lake)
-    if not force and catalog.exists() and marker.exists() and marker.read_text(encoding="utf-8") == signature:
+    if not force and is_current(catalog, lake, signature):
         return catalog
     fd, tmp_name = tempfile.mkstemp(prefix=".etalon.", suffix=".duckdb.tmp", dir=catalog.parent)
     os.close(fd)
@@ -100,6 +115,8 @@ def build_catalog(catalog: Path, lake: Lake, force: bool = False) -> Path:
     # DuckDB names a database's write-ahead log by inserting ".wal" before the first "?" of the whole path, so a
     # warehouse folder with a "?" in its name cannot be written in place: build elsewhere, then copy beside it.
     # (Read-only connections write no log, so analysts open the catalog there as anywhere.)
+    import duckdb
+
     workdir = Path(tempfile.mkdtemp(prefix="etalon-catalog-")) if "?" in str(tmp) else None
     built = workdir / "etalon.duckdb" if workdir is not None else tmp
     try:
@@ -123,11 +140,15 @@ def build_catalog(catalog: Path, lake: Lake, force: bool = False) -> Path:
 
 
 def connect(catalog: Path, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+    import duckdb
+
     return duckdb.connect(str(catalog), read_only=read_only)
 
 
 def memory_catalog(lake: Lake) -> duckdb.DuckDBPyConnection:
     """The same views in an in-memory database: how pipeline steps read the warehouse as analysts do."""
+    import duckdb
+
     lake.ensure_schemas()
     con = duckdb.connect(":memory:")
     create_views(con, lake)
@@ -136,6 +157,8 @@ def memory_catalog(lake: Lake) -> duckdb.DuckDBPyConnection:
 
 def query(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
     """A query's result as a polars frame, through Arrow (no per-row Python objects)."""
+    import polars as pl
+
     result = pl.from_arrow(con.sql(sql).to_arrow_table())
     assert isinstance(result, pl.DataFrame)
     return result

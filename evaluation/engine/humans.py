@@ -271,6 +271,15 @@ def sign(world: World, code: str, by: str, via: str = "cli --by",
     """Sign the current file version of an etalon; refused, naming each unresolved source. The event carries
     the cited units as they read now and an HMAC with the warehouse's key (etalons.signatures). With `roles`
     (signed in): the lawyer who wrote it, or a reviewer who checked it."""
+    version, benchmark = record_signature(world, code, by, via, roles)
+    return version, after_signature(world, benchmark)
+
+
+def record_signature(world: World, code: str, by: str, via: str = "cli --by",
+                     roles: Iterable[str] | None = None) -> tuple[str, str]:
+    """`sign` without its consequences: the checked, sealed event only; returns (version, benchmark). For
+    signing many etalons right before an update (the demo), which verifies them and refreshes the leaderboards
+    once instead of once per signature."""
     from etalons.keys import SigningKeyError, signing_key
     from etalons.signatures import cited_units, signature_record
     from etalons.signing import SigningRefused
@@ -298,7 +307,7 @@ def sign(world: World, code: str, by: str, via: str = "cli --by",
     record = signature_record(signature, cited_units(loaded, corpus.lookup, corpus.units), via, key)
     world.lake.append_event("signatures", (signature.benchmark, signature.code), record.to_row(),
                             event_id=uuid.uuid4().hex[:12])
-    return signature.version, after_signature(world, signature.benchmark)
+    return signature.version, signature.benchmark
 
 
 def after_signature(world: World, benchmark: str) -> Consequence:

@@ -101,6 +101,24 @@ def prelude(world: World) -> list[str]:
     world.lake.ensure_schemas()
     if layout is None:
         migrate.mark(world.lake)
+    from corpus.sources import adopt_legacy_sample
+
+    adopted = adopt_legacy_sample(world.home.sources_file, world.lake.stat("corpus_documents", "sample") is not None)
+    if adopted:
+        world.__dict__.pop("_sources", None)
+        notes.append(adopted)
+    for table, parts, rows in stored_inputs(world):
+        world.lake.write(table, parts, rows)
+    world.__dict__.pop("settings", None)
+    world.__dict__.pop("corpus", None)
+    world.problems.extend(str(e) for e in world.loaded.errors)
+    return notes
+
+
+def stored_inputs(world: World) -> list[tuple[str, tuple[str, ...], list[Any]]]:
+    """What the prelude stores of the inputs and the lake does not hold yet, as (table, key, rows) to write:
+    empty when the benchmark settings, load errors, systems and corpus sources are stored as they are now."""
+    out: list[tuple[str, tuple[str, ...], list[Any]]] = []
     loaded = world.loaded
     stored = {r["id"]: r for r in world.lake.read_all("benchmarks").to_pylist()}
     for bench in loaded.benchmarks:
@@ -108,32 +126,24 @@ def prelude(world: World) -> list[str]:
                            settings=json.dumps(bench.settings(), ensure_ascii=False, sort_keys=True),
                            shards=bench.shards, path=str(bench.path))
         if {k: stored.get(bench.id, {}).get(k) for k in row.__dict__} != row.__dict__:
-            world.lake.write("benchmarks", (bench.id,), [row])
+            out.append(("benchmarks", (bench.id,), [row]))
     errors = [EtalonErrorRow(file=e.file, line=e.line, field=e.field, message=str(e), at=world.at)
               for e in loaded.errors]
     before = [{k: v for k, v in r.items() if k != "at"} for r in world.lake.read("etalon_errors").to_pylist()]
     if before != [{k: v for k, v in e.__dict__.items() if k != "at"} for e in errors]:
-        world.lake.write("etalon_errors", (), errors)
+        out.append(("etalon_errors", (), errors))
     systems = [SystemRow(id=s.id, kind=s.kind, model=None if s.model == "-" else s.model,
                          base_url=None if s.base_url == "-" else s.base_url, attempts=s.attempts)
                for s in world.systems.systems]
     if world.lake.read("systems").to_pylist() != [s.__dict__ for s in systems]:
-        world.lake.write("systems", (), systems)
-    from corpus.sources import adopt_legacy_sample
+        out.append(("systems", (), systems))
     from evaluation.engine.stages.corpus import configured
 
-    adopted = adopt_legacy_sample(world.home.sources_file, world.lake.stat("corpus_documents", "sample") is not None)
-    if adopted:
-        world.__dict__.pop("_sources", None)
-        notes.append(adopted)
-    sources = [CorpusSourceRow(name=s.name, kind=s.kind, location=s.location, priority=s.rank)
-               for s in configured(world).values()]
-    if world.lake.read("corpus_sources").to_pylist() != [s.__dict__ for s in sorted(sources, key=lambda s: s.name)]:
-        world.lake.write("corpus_sources", (), sorted(sources, key=lambda s: s.name))
-    world.__dict__.pop("settings", None)
-    world.__dict__.pop("corpus", None)
-    world.problems.extend(str(e) for e in loaded.errors)
-    return notes
+    sources = sorted((CorpusSourceRow(name=s.name, kind=s.kind, location=s.location, priority=s.rank)
+                      for s in configured(world).values()), key=lambda s: s.name)
+    if world.lake.read("corpus_sources").to_pylist() != [s.__dict__ for s in sources]:
+        out.append(("corpus_sources", (), sources))
+    return out
 
 
 def run_group(world: World, group: str, partitions: Sequence[str], force: Sequence[str] = ()) -> list[Result]:

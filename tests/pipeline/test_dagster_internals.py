@@ -38,5 +38,14 @@ def test_a_steps_own_materialisation_event_takes_the_step_the_event_and_a_batch(
 
 def test_the_sqlite_event_log_still_stores_batches_the_way_the_batching_storage_extends() -> None:
     for name in ("store_event_batch", "prepare_insert_event", "run_connection", "index_transaction",
-                 "_store_asset_event_tags", "_store_asset_event"):
+                 "_store_asset_event_tags", "_store_asset_event", "_initdb", "has_table", "conn_string_for_shard"):
         assert hasattr(internals.SqliteEventLogStorage, name), f"SqliteEventLogStorage lost {name}"
+
+
+def test_the_sqlite_storage_is_still_made_of_the_three_stores_the_etalon_storage_builds_itself() -> None:
+    params = list(inspect.signature(internals.SqliteEventLogStorage._initdb).parameters)
+    assert params == ["self", "engine", "for_index_shard"]
+    for name in ("_runs_directory", "_event_logs_directory", "_schedule_directory"):
+        assert getattr(internals, name)("/base").startswith("/base/"), name
+    for cls in (internals.SqliteRunStorage, internals.SqliteScheduleStorage):
+        assert hasattr(cls, "from_local"), f"{cls.__name__} lost from_local"

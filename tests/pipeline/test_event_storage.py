@@ -75,3 +75,35 @@ def test_a_new_instance_uses_etalons_batching_storage_in_dagsters_usual_layout(i
     _run(instance)
     assert type(instance.event_log_storage).__name__ == "BatchingSqliteEventLogStorage"
     assert (tmp_path / "history" / "runs" / "index.db").exists()
+
+
+def _schema(path: Path) -> list[tuple[str, str]]:
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    try:
+        return sorted(con.execute("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall())
+    finally:
+        con.close()
+
+
+def test_a_run_database_gets_the_tables_and_revision_dagster_itself_would_give_it(instance: DagsterInstance,
+                                                                                  tmp_path: Path) -> None:
+    import inspect
+
+    from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
+    from dagster._core.storage.sql import check_alembic_revision
+    from sqlalchemy import create_engine
+
+    from pipelines.dagster_internals import get_alembic_config
+
+    _run(instance)
+    run_id = instance.get_runs(limit=1)[0].run_id
+    ours = tmp_path / "history" / "runs" / f"{run_id}.db"
+    dagsters = SqliteEventLogStorage(str(tmp_path / "plain"))
+    with dagsters.run_connection(run_id):
+        pass
+    assert _schema(ours) == _schema(Path(dagsters.path_for_shard(run_id)))
+    with create_engine(f"sqlite:///{ours}").connect() as conn:   # Dagster reads our file as its own
+        current, head = check_alembic_revision(get_alembic_config(inspect.getfile(SqliteEventLogStorage)), conn)
+    assert current == head
