@@ -75,7 +75,7 @@ def client_calls(timeout_s: float, retries: int) -> None:
             started = time.monotonic()
             result = client.call(system, [{"role": "user", "content": "Я наследник или уже опоздал?"}])
             took = time.monotonic() - started
-        print(f"  {name:26} {took:7.1f}s {took / bound:6.2f} {result.tries:5}  {(result.error or 'ok')[:110]}",
+        print(f"  {name:26} {took:7.1f}s {took / bound:6.3f} {result.tries:5}  {result.error or 'ok'}",
               flush=True)
 
 

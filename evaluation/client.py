@@ -9,11 +9,17 @@ call time, lives only in the SDK object, and is scrubbed from every error messag
 
 What one call may cost is bounded, per endpoint (systems.yaml, for each system and for the judge):
 
-- `timeout_s` (default 60) bounds the WHOLE call: connecting, sending, waiting and reading the body to its
-  last byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not
-  kept alive by every byte resetting a read timeout: the transfer runs in a worker thread the caller waits
-  for until the deadline, every chunk read is checked against it, and at the deadline the socket is shut.
-  A timed-out try counts as a try and is retried like any timeout (`retries`).
+- `timeout_s` (default 60) bounds each try: connecting, sending, waiting and reading the body to its last
+  byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not kept
+  alive by every byte resetting a read timeout: the transfer runs in a worker thread the caller waits for
+  until the deadline, every chunk read is checked against it, and at the deadline the socket is shut.
+- The whole call, every try and every pause between tries (backoff, Retry-After) included, ends within
+  `timeout_s x (retries + 1)` of getting its turn on the endpoint (one of its `concurrency` slots; the call
+  keeps the slot through its pauses, so retries never queue again). One monotonic deadline governs it: a
+  try gets `min(timeout_s, what is left)`, a pause that would not leave time for another try is not
+  taken, and a Retry-After beyond what is left ends the call at once with an error saying so, instead of
+  sleeping past the deadline. Only the wait for a free slot (our own `concurrency`) and the first `rpm`
+  pacing come before the clock starts.
 - `max_reply_bytes` (default 1 MiB, 1048576) bounds the reply body. It is read as a stream and dropped as
   soon as it passes the limit (a declared Content-Length over the limit is refused before the body is
   read), so a 50 MB reply is never held whole; the call is an error naming the size and the limit, and
@@ -58,8 +64,6 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _RETRY_STATUS = {408, 409, 425, 429}
-_MAX_RETRY_AFTER_S = 120.0
-_GRACE_S = 0.5          # the caller's wait beyond the deadline, for the worker to report its own timeout
 _CHUNK = 64 * 1024
 
 Accept = Callable[[str], str | None]   # content -> why it is refused, or None when it is usable
@@ -115,17 +119,36 @@ class _RateLimiter:
         self.lock = threading.Lock()
         self.sleep = sleep
 
-    def wait(self) -> None:
+    def wait(self, deadline: float | None = None) -> bool:
+        """Waits for this request's turn; False (and no turn taken) when it would come after `deadline`."""
         with self.lock:
             now = time.monotonic()
             start = max(now, self.next_at)
+            if deadline is not None and start >= deadline:
+                return False
             self.next_at = start + self.interval
         if start > now:
             self.sleep(start - now)
+        return True
 
 
 class _DeadlineExceeded(Exception):
     pass
+
+
+def call_budget_s(endpoint: Endpoint) -> float:
+    """The longest one call may take once it has its turn: timeout_s x (retries + 1), pauses included."""
+    return endpoint.timeout_s * (endpoint.retries + 1)
+
+
+def _budget(endpoint: Endpoint) -> str:
+    """The call's budget in the words of systems.yaml, for error messages."""
+    return (f"the call's {call_budget_s(endpoint):g} s (timeout_s = {endpoint.timeout_s:g} s x "
+            f"{_tries(endpoint.retries + 1)})")
+
+
+def _tries(n: int) -> str:
+    return f"{n} try" if n == 1 else f"{n} tries"
 
 
 class _TooLarge(Exception):
@@ -371,8 +394,7 @@ class ModelClient:
 
     def _patience(self, endpoint: Endpoint) -> float:
         """How long to wait for another process making the same call: its worst case, then some."""
-        per_try = endpoint.timeout_s + max(self.backoff_max_s, _MAX_RETRY_AFTER_S)
-        return (endpoint.retries + 1) * per_try + 30.0
+        return call_budget_s(endpoint) + 30.0
 
     def _api_key(self, endpoint: Endpoint) -> str | None:
         if not endpoint.api_key_env:
@@ -415,21 +437,32 @@ class ModelClient:
         self, endpoint: Endpoint, request: Mapping[str, Any], key: str, api_key: str,
         schema: type[BaseModel] | None, accept: Accept | None,
     ) -> CallResult:
+        """Tries under one deadline, set when the call gets its slot: timeout_s x (retries + 1) later."""
         sem, limiter = self._gate(endpoint)
         last_error = "no try made"
         tries = 0
         use_schema = endpoint.json_schema
-        for attempt in range(endpoint.retries + 1):
-            if attempt:
-                self.stats.add(retries=1)
-            tries += 1
-            retry_after: float | None = None
-            with sem:
-                if limiter is not None:
-                    limiter.wait()
+        retry_after: float | None = None
+        pause = False        # whether the next try waits first (not after a request we change and resend)
+        with sem:
+            if limiter is not None:
+                limiter.wait()
+            deadline = time.monotonic() + call_budget_s(endpoint)
+            for attempt in range(endpoint.retries + 1):
+                if attempt:
+                    stop = self._pause(endpoint, attempt, retry_after, deadline) if pause else None
+                    if stop is None and limiter is not None and not limiter.wait(deadline):
+                        stop = f"the rpm limit leaves no turn for another try within {_budget(endpoint)}"
+                    if stop is not None:
+                        last_error = f"{last_error}; {stop}"
+                        break
+                    self.stats.add(retries=1)
+                tries += 1
+                retry_after, pause = None, True
                 started = time.monotonic()
+                try_deadline = min(started + endpoint.timeout_s, deadline)
                 try:
-                    raw = self._send(endpoint, request, api_key, schema, use_schema)
+                    raw = self._send(endpoint, request, api_key, schema, use_schema, try_deadline)
                     latency = (time.monotonic() - started) * 1000.0
                     raw = scrub_known(raw, self._known())  # an endpoint echoing a key keeps it out of the cache
                     body = json.loads(raw)
@@ -452,7 +485,8 @@ class ModelClient:
                 except ValueError:
                     last_error = "malformed JSON in the response body"
                 except (_DeadlineExceeded, openai.APITimeoutError, httpx2.TimeoutException):
-                    last_error = f"timed out: the whole call is bounded by timeout_s = {endpoint.timeout_s:g} s"
+                    last_error = _timed_out(endpoint, try_deadline - started,
+                                            cut=try_deadline < started + endpoint.timeout_s)
                 except openai.APIConnectionError as exc:
                     last_error = f"connection error: {type(exc.__cause__ or exc).__name__}"
                 except httpx2.TransportError as exc:  # the connection broke while we read the body
@@ -460,19 +494,33 @@ class ModelClient:
                 except openai.APIStatusError as exc:
                     last_error = f"HTTP {exc.status_code}: {exc.message}"
                     if exc.status_code == 400 and schema is not None and use_schema:
-                        use_schema = False  # the endpoint rejects response_format: ask in words instead
+                        use_schema, pause = False, False  # the endpoint rejects response_format: ask in words
                         continue
                     if exc.status_code not in _RETRY_STATUS and exc.status_code < 500:
                         break
                     retry_after = _retry_after(exc.response.headers)
-            if attempt < endpoint.retries:
-                self.sleep(self._backoff(attempt, retry_after))
         self.stats.add(errors=1)
-        return CallResult(key=key, ok=False, error=f"{self._safe(last_error)} (after {tries} tries)", tries=tries)
+        return CallResult(key=key, ok=False, error=f"{self._safe(last_error)} (after {_tries(tries)})", tries=tries)
+
+    def _pause(self, endpoint: Endpoint, attempt: int, retry_after: float | None, deadline: float) -> str | None:
+        """Sleeps before try `attempt` + 1, or says why there is no time for it (the call ends now)."""
+        left = deadline - time.monotonic()
+        if retry_after is not None and retry_after >= left:
+            return (f"the endpoint asks to wait {retry_after:g} s (Retry-After), more than the "
+                    f"{max(0.0, left):.1f} s left of {_budget(endpoint)}: not retried")
+        wait = self._backoff(attempt - 1, retry_after)
+        if wait >= left:
+            return f"no time left for another try within {_budget(endpoint)}"
+        self.sleep(wait)
+        return None
 
     def _send(self, endpoint: Endpoint, request: Mapping[str, Any], api_key: str,
-              schema: type[BaseModel] | None, use_schema: bool) -> str:
-        """The reply body of one try, its whole transfer bounded by timeout_s and max_reply_bytes."""
+              schema: type[BaseModel] | None, use_schema: bool, deadline: float) -> str:
+        """The reply body of one try, its whole transfer over by `deadline` and within max_reply_bytes.
+
+        The caller waits no longer than the deadline, whatever the worker thread is blocked on (a connect,
+        a read, the pool), then shuts the socket under it; the worker's own checks end it soon after.
+        """
         sdk = self._sdk_client(endpoint, api_key)
         messages: list[Any] = list(request["messages"])
         params = dict(request["params"])
@@ -481,8 +529,7 @@ class ModelClient:
         elif schema is not None:  # no JSON-schema support: ask in words; the caller validates
             messages = [*messages, {"role": "system", "content": "Reply with one JSON object only, "
                         "matching this JSON Schema:\n" + json.dumps(schema.model_json_schema())}]
-        transfer = _Transfer(time.monotonic() + endpoint.timeout_s,
-                             endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
+        transfer = _Transfer(deadline, endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
         box: dict[str, Any] = {}
         done = threading.Event()
 
@@ -496,7 +543,7 @@ class ModelClient:
                 done.set()
 
         threading.Thread(target=work, name="etalon-model-call", daemon=True).start()
-        if not done.wait(max(0.0, transfer.remaining()) + _GRACE_S):
+        if not done.wait(max(0.0, transfer.remaining())):
             transfer.abort()
             raise _DeadlineExceeded
         if "error" in box:
@@ -507,9 +554,15 @@ class ModelClient:
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait: float = min(self.backoff_max_s, self.backoff_base_s * float(2 ** attempt))
         wait = wait * (0.5 + random.random() / 2)  # jitter: many workers don't retry in lockstep
-        if retry_after is not None:
-            wait = max(wait, min(retry_after, _MAX_RETRY_AFTER_S))
+        if retry_after is not None:  # the caller has checked that it fits in the call's deadline
+            wait = max(wait, retry_after)
         return wait
+
+
+def _timed_out(endpoint: Endpoint, allowed: float, *, cut: bool) -> str:
+    if cut:  # the call's deadline came before this try's own timeout_s
+        return f"timed out: no complete reply in the {max(0.0, allowed):.1f} s left of {_budget(endpoint)}"
+    return f"timed out: no complete reply within timeout_s = {endpoint.timeout_s:g} s"
 
 
 def _transfer(sdk: openai.OpenAI, endpoint: Endpoint, messages: list[Any], params: dict[str, Any],
