@@ -11,7 +11,8 @@ for each, the elapsed time of one call against that bound as a ratio (goal <= 1)
 - judge: one answer judged by a trickling judge (every element, both runs), against
   ceil(judge calls / concurrency) x bound;
 - update: `etalon update` as a command on a one-etalon project whose system trickles, against the same
-  update with a prompt endpoint in the same run (the difference is what the endpoint cost).
+  update with a prompt endpoint in the same run, and inside it the answer call's own span (the server logs
+  the first request and each hang-up of the client), against the bound.
 
 Usage: .venv/bin/python benchmarks/slow_endpoint.py [--timeout 3] [--retries 4] [--no-update] [--no-judge]
 """
@@ -95,7 +96,7 @@ def judge_call(timeout_s: float, retries: int) -> None:
     errors = sum(1 for j in judgments if j.verdict is None and j.error)
     print(f"judging one answer with a trickling judge: {calls} calls ({len(elements)} elements x 2 runs), "
           f"concurrency {cfg.concurrency}: {took:.1f} s against ceil({calls}/{cfg.concurrency}) x "
-          f"{bound_of(timeout_s, retries):g} = {bound:g} s, ratio {took / bound:.2f}; {errors} error judgments",
+          f"{bound_of(timeout_s, retries):g} = {bound:g} s, ratio {took / bound:.3f}; {errors} error judgments",
           flush=True)
 
 
@@ -137,12 +138,16 @@ def update_command(timeout_s: float, retries: int) -> None:
             env = _project(root, slow.base_url, timeout_s, retries)
             took, rc, rows = _update(root, env)
             asked = len(slow.chat_requests())
+            time.sleep(0.2)   # the last hang-up is noticed within 50 ms
+            span = max(slow.hangups, default=float("nan")) - slow.chat_requests()[0].received_at
             again, again_rc, _ = _update(root, env)
             asked_again = len(slow.chat_requests()) - asked
     cost = took - base
     print(f"etalon update, one etalon, its system trickling (timeout_s = {timeout_s:g}, retries = {retries}): "
           f"{took:.1f} s (exit {rc}) against {base:.1f} s with a prompt endpoint (exit {base_rc}); "
-          f"the endpoint cost {cost:.1f} s against the bound {bound:g} s, ratio {cost / bound:.2f}", flush=True)
+          f"the difference {cost:.1f} s against the bound {bound:g} s, ratio {cost / bound:.2f}", flush=True)
+    print(f"  inside it, the answer call ran {span:.1f} s from its first request to the client's last hang-up: "
+          f"ratio {span / bound:.3f}", flush=True)
     print(f"  answer rows: {rows}; {asked} tries; the next update asked again ({asked_again} tries, "
           f"{again:.1f} s, exit {again_rc})", flush=True)
 

@@ -11,8 +11,9 @@ What one call may cost is bounded, per endpoint (systems.yaml, for each system a
 
 - `timeout_s` (default 60) bounds each try: connecting, sending, waiting and reading the body to its last
   byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not kept
-  alive by every byte resetting a read timeout: the transfer runs in a worker thread the caller waits for
-  until the deadline, every chunk read is checked against it, and at the deadline the socket is shut.
+  alive by every byte resetting a read timeout: every socket operation of the try (connect, each write,
+  each read, the headers' as well as the body's) gets at most the time left to the deadline, and the
+  transfer runs in a worker thread the caller waits for only until the deadline, then shuts the socket.
 - The whole call, every try and every pause between tries (backoff, Retry-After) included, ends within
   `timeout_s x (retries + 1)` of getting its turn on the endpoint (one of its `concurrency` slots; the call
   keeps the slot through its pauses, so retries never queue again). One monotonic deadline governs it: a
@@ -41,6 +42,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -51,6 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpcore2
 import httpx2
 import openai
 from pydantic import BaseModel
@@ -221,6 +224,93 @@ class _BoundedStream(httpx2.SyncByteStream):
     @property
     def elapsed(self) -> Any:
         return getattr(self._inner, "elapsed", None)
+
+
+class _DeadlineStream(httpcore2.NetworkStream):
+    """A connection whose every read and write gets no more than the time left to the transfer in flight.
+
+    A read timeout alone is per read: a byte a second would keep it alive forever. Bounding each read by
+    what is left of the deadline makes the whole exchange end at the deadline, whichever part trickles
+    (the status line, the headers or the body), and registering the socket with the transfer lets the
+    caller's watchdog shut it even before any header has arrived.
+    """
+
+    def __init__(self, inner: httpcore2.NetworkStream) -> None:
+        self._inner = inner
+
+    def _left(self, timeout: float | None, expired: type[Exception]) -> float | None:
+        transfer = _TRANSFER.get()
+        if transfer is None:
+            return timeout
+        sock = self._inner.get_extra_info("socket")
+        transfer.attach(sock if isinstance(sock, socket.socket) else None)
+        left = transfer.remaining()
+        if left <= 0 or transfer.aborted:
+            raise expired("the call's deadline has passed")
+        return left if timeout is None else min(timeout, left)
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, self._left(timeout, httpcore2.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, self._left(timeout, httpcore2.WriteTimeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore2.NetworkStream:
+        inner = self._inner.start_tls(ssl_context, server_hostname, self._left(timeout, httpcore2.ConnectTimeout))
+        return _DeadlineStream(inner)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore2.NetworkBackend):
+    """Opens connections under the transfer's deadline and hands out `_DeadlineStream`s."""
+
+    def __init__(self, inner: httpcore2.NetworkBackend) -> None:
+        self._inner = inner
+
+    @staticmethod
+    def _connect_timeout(timeout: float | None) -> float | None:
+        transfer = _TRANSFER.get()
+        if transfer is None:
+            return timeout
+        left = transfer.remaining()
+        if left <= 0 or transfer.aborted:
+            raise httpcore2.ConnectTimeout("the call's deadline has passed")
+        return left if timeout is None else min(timeout, left)
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> httpcore2.NetworkStream:
+        return _DeadlineStream(self._inner.connect_tcp(host, port, self._connect_timeout(timeout), local_address,
+                                                       socket_options))
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Iterable[Any] | None = None) -> httpcore2.NetworkStream:
+        return _DeadlineStream(self._inner.connect_unix_socket(path, self._connect_timeout(timeout), socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+def _http_client() -> httpx2.Client:
+    """The SDK's HTTP client, its connections opened by `_DeadlineBackend`.
+
+    httpx has no public way to give its transport a network backend, so the backend of the transport's
+    connection pool is wrapped in place; should a new httpx lack that attribute, the watchdog in `_send`
+    and the body checks still bound the call, only the socket of a reply whose headers never came is then
+    left to its read timeout. Proxies taken from the environment get httpx's own transports (same caveat).
+    """
+    transport = httpx2.HTTPTransport(limits=openai.DEFAULT_CONNECTION_LIMITS)
+    pool: Any = getattr(transport, "_pool", None)
+    backend = getattr(pool, "_network_backend", None)
+    if isinstance(backend, httpcore2.NetworkBackend):
+        pool._network_backend = _DeadlineBackend(backend)
+    return openai.DefaultHttpxClient(transport=transport,
+                                     event_hooks={"request": [_on_request], "response": [_on_response]})
 
 
 def _on_request(request: httpx2.Request) -> None:
@@ -428,9 +518,8 @@ class ModelClient:
         with self._lock:
             sdk = self._sdk.get(ident)
             if sdk is None:
-                http = openai.DefaultHttpxClient(event_hooks={"request": [_on_request], "response": [_on_response]})
                 sdk = self._sdk[ident] = openai.OpenAI(base_url=endpoint.base_url, api_key=api_key, max_retries=0,
-                                                       http_client=http)
+                                                       http_client=_http_client())
         return sdk
 
     def _call_with_retries(
@@ -439,6 +528,7 @@ class ModelClient:
     ) -> CallResult:
         """Tries under one deadline, set when the call gets its slot: timeout_s x (retries + 1) later."""
         sem, limiter = self._gate(endpoint)
+        sdk = self._sdk_client(endpoint, api_key)  # built once per endpoint and key, before the clock starts
         last_error = "no try made"
         tries = 0
         use_schema = endpoint.json_schema
@@ -462,7 +552,7 @@ class ModelClient:
                 started = time.monotonic()
                 try_deadline = min(started + endpoint.timeout_s, deadline)
                 try:
-                    raw = self._send(endpoint, request, api_key, schema, use_schema, try_deadline)
+                    raw = self._send(sdk, endpoint, request, schema, use_schema, try_deadline)
                     latency = (time.monotonic() - started) * 1000.0
                     raw = scrub_known(raw, self._known())  # an endpoint echoing a key keeps it out of the cache
                     body = json.loads(raw)
@@ -514,14 +604,13 @@ class ModelClient:
         self.sleep(wait)
         return None
 
-    def _send(self, endpoint: Endpoint, request: Mapping[str, Any], api_key: str,
+    def _send(self, sdk: openai.OpenAI, endpoint: Endpoint, request: Mapping[str, Any],
               schema: type[BaseModel] | None, use_schema: bool, deadline: float) -> str:
         """The reply body of one try, its whole transfer over by `deadline` and within max_reply_bytes.
 
         The caller waits no longer than the deadline, whatever the worker thread is blocked on (a connect,
         a read, the pool), then shuts the socket under it; the worker's own checks end it soon after.
         """
-        sdk = self._sdk_client(endpoint, api_key)
         messages: list[Any] = list(request["messages"])
         params = dict(request["params"])
         if schema is not None and use_schema:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
 import socket
 import threading
 import time
@@ -104,6 +105,7 @@ class TestServer:
         self.default_reply = default_reply
         self.hang_s = hang_s
         self.requests: list[LoggedRequest] = []
+        self.hangups: list[float] = []   # time.time() when a client gave up on a slow, stalled or hung reply
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd = ThreadingHTTPServer((host, port), self._handler_class())
@@ -210,7 +212,7 @@ class TestServer:
                     self._json(int(fault), {"error": {"message": f"injected {fault}"}}, headers)
                     return
                 if fault == "hang":
-                    server._stopping.wait(server.hang_s)
+                    self._wait(server.hang_s)
                     return self._close()
                 if fault == "slow" and rule:
                     time.sleep(rule.delay_s)
@@ -244,7 +246,7 @@ class TestServer:
                         self.wfile.write(head)
                         self.wfile.flush()
                     for i in range(len(data)):
-                        if server._stopping.wait(pause_s):
+                        if self._wait(pause_s):
                             break
                         self.wfile.write(data[i:i + 1])
                         self.wfile.flush()
@@ -258,7 +260,7 @@ class TestServer:
                     self.wfile.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
                                      b"content-length: %d\r\n\r\n" % len(data) + data[:len(data) // 2])
                     self.wfile.flush()
-                    server._stopping.wait(server.hang_s)
+                    self._wait(server.hang_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
                 self.close_connection = True
@@ -288,6 +290,26 @@ class TestServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
                 self.close_connection = True
+
+            def _wait(self, seconds: float) -> bool:
+                """Sleeps `seconds`; True at once if the server stops or the client hangs up (logged)."""
+                until = time.monotonic() + seconds
+                while not server._stopping.is_set():
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        return False
+                    try:
+                        readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+                        gone = bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+                    except OSError:
+                        gone = True
+                    if gone:
+                        with server._lock:
+                            server.hangups.append(time.time())
+                        return True
+                    if readable:  # bytes the client sent ahead: not a hang-up, and not a reason to spin
+                        time.sleep(min(left, 0.05))
+                return True
 
             def _json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 self._raw(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)

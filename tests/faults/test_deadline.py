@@ -122,6 +122,23 @@ def test_every_try_of_a_trickled_call_is_made_until_the_budget_is_spent(client: 
     assert arrived[-1] - arrived[0] <= BOUND_S + MARGIN_S
 
 
+HUNG = [(name, endpoint) for name, endpoint, words, _ in TIMEOUTS[:4]]   # the TestServer ones, which log hang-ups
+
+
+@pytest.mark.parametrize(("name", "endpoint"), HUNG, ids=[name for name, _ in HUNG])
+def test_the_client_hangs_up_at_each_deadline_instead_of_leaving_the_endpoint_sending(
+        client: ModelClient, name: str, endpoint: Endpoint) -> None:
+    with endpoint() as server:
+        started = time.time()
+        result = client.call(system(server.base_url), [{"role": "user", "content": "q"}])
+        waited = time.monotonic()
+        while len(server.hangups) < result.tries and time.monotonic() - waited < MARGIN_S:
+            time.sleep(0.05)
+        hangups = list(server.hangups)
+    assert (result.ok, result.tries, len(hangups)) == (False, RETRIES + 1, RETRIES + 1), result.error
+    assert hangups[-1] - started <= BOUND_S + MARGIN_S
+
+
 def test_the_pauses_between_tries_come_out_of_the_same_budget(tmp_path: Path) -> None:
     # Pauses of 0.5-1 s, then 1-2 s: after two tries of 1 s the second pause no longer fits in 3 s.
     patient = ModelClient(tmp_path / "calls", environ={"TEST_KEY": SECRET}, backoff_base_s=1.0)
