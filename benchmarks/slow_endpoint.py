@@ -14,7 +14,8 @@ for each, the elapsed time of one call against that bound as a ratio (goal <= 1)
   update with a prompt endpoint in the same run, and inside it the answer call's own span (the server logs
   the first request and each hang-up of the client), against the bound.
 
-Usage: .venv/bin/python benchmarks/slow_endpoint.py [--timeout 3] [--retries 4] [--no-update] [--no-judge]
+Usage: .venv/bin/python benchmarks/slow_endpoint.py [--timeout 3] [--retries 4] [--no-client] [--no-judge]
+[--no-update]
 """
 
 from __future__ import annotations
@@ -65,10 +66,12 @@ def bound_of(timeout_s: float, retries: int) -> float:
 
 
 def client_calls(timeout_s: float, retries: int) -> None:
+    """The first row is the baseline (a prompt endpoint); it also pays the process's one-time setup."""
     bound = bound_of(timeout_s, retries)
     print(f"one answer call, timeout_s = {timeout_s:g}, retries = {retries}: bound {bound:g} s")
     print(f"  {'endpoint':26} {'elapsed':>8} {'ratio':>6} {'tries':>5}  error")
-    for name, make in BEHAVIOURS:
+    prompt: tuple[str, Callable[[], Any]] = ("prompt (baseline)", lambda: TestServer(default_reply=ANSWER))
+    for name, make in [prompt, *BEHAVIOURS]:
         with make() as server:
             system = SystemConfig.model_validate({"id": "slow", "base_url": server.base_url, "model": "m",
                                                   "timeout_s": timeout_s, "retries": retries})
@@ -85,19 +88,22 @@ def judge_call(timeout_s: float, retries: int) -> None:
     elements = elements_for(etalon, etalon.methodology or "lesto")
     answer = Answer(system="s", benchmark="b", code=etalon.code, version=etalon.version,
                     question_version=etalon.question_version, attempt=1, text=ANSWER)
-    with TestServer([Rule(fault="trickle", delay_s=1.0)]) as server:
-        cfg = JudgeConfig.model_validate({"base_url": server.base_url, "model": "j", "timeout_s": timeout_s,
-                                          "retries": retries})
-        started = time.monotonic()
-        judgments = judge(etalon, answer, elements, {}, cfg, ModelClient(None))
-        took = time.monotonic() - started
+    took: dict[str, float] = {}
+    for name, rules in (("prompt", [Rule(reply='{"verdict": "yes", "quote": null, "reason": "-"}')]),
+                        ("trickle", [Rule(fault="trickle", delay_s=1.0)])):
+        with TestServer(rules) as server:
+            cfg = JudgeConfig.model_validate({"base_url": server.base_url, "model": "j", "timeout_s": timeout_s,
+                                              "retries": retries, "json_schema": False})
+            started = time.monotonic()
+            judgments = judge(etalon, answer, elements, {}, cfg, ModelClient(None))
+            took[name] = time.monotonic() - started
     calls = len(judgments)
     bound = math.ceil(calls / cfg.concurrency) * bound_of(timeout_s, retries)
     errors = sum(1 for j in judgments if j.verdict is None and j.error)
     print(f"judging one answer with a trickling judge: {calls} calls ({len(elements)} elements x 2 runs), "
-          f"concurrency {cfg.concurrency}: {took:.1f} s against ceil({calls}/{cfg.concurrency}) x "
-          f"{bound_of(timeout_s, retries):g} = {bound:g} s, ratio {took / bound:.3f}; {errors} error judgments",
-          flush=True)
+          f"concurrency {cfg.concurrency}: {took['trickle']:.1f} s against ceil({calls}/{cfg.concurrency}) x "
+          f"{bound_of(timeout_s, retries):g} = {bound:g} s, ratio {took['trickle'] / bound:.3f}; {errors} error "
+          f"judgments (a prompt judge, first: {took['prompt']:.2f} s)", flush=True)
 
 
 def _project(root: Path, url: str, timeout_s: float, retries: int) -> dict[str, str]:
@@ -156,10 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=3.0)
     parser.add_argument("--retries", type=int, default=4)
+    parser.add_argument("--no-client", action="store_true")
     parser.add_argument("--no-update", action="store_true")
     parser.add_argument("--no-judge", action="store_true")
     args = parser.parse_args(argv)
-    client_calls(args.timeout, args.retries)
+    if not args.no_client:
+        client_calls(args.timeout, args.retries)
     if not args.no_judge:
         judge_call(args.timeout, args.retries)
     if not args.no_update:

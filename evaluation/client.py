@@ -296,6 +296,12 @@ class _DeadlineBackend(httpcore2.NetworkBackend):
         self._inner.sleep(seconds)
 
 
+@lru_cache(maxsize=1)
+def _tls_context() -> ssl.SSLContext:
+    """One TLS context for every endpoint: loading the CA bundle costs about 0.1 s each time it is built."""
+    return httpx2.create_ssl_context(trust_env=True)
+
+
 def _http_client() -> httpx2.Client:
     """The SDK's HTTP client, its connections opened by `_DeadlineBackend`.
 
@@ -304,7 +310,7 @@ def _http_client() -> httpx2.Client:
     and the body checks still bound the call, only the socket of a reply whose headers never came is then
     left to its read timeout. Proxies taken from the environment get httpx's own transports (same caveat).
     """
-    transport = httpx2.HTTPTransport(limits=openai.DEFAULT_CONNECTION_LIMITS)
+    transport = httpx2.HTTPTransport(verify=_tls_context(), limits=openai.DEFAULT_CONNECTION_LIMITS)
     pool: Any = getattr(transport, "_pool", None)
     backend = getattr(pool, "_network_backend", None)
     if isinstance(backend, httpcore2.NetworkBackend):
