@@ -11,9 +11,8 @@ What one call may cost is bounded, per endpoint (systems.yaml, for each system a
 
 - `timeout_s` (default 60) bounds each try: connecting, sending, waiting and reading the body to its last
   byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not kept
-  alive by every byte resetting a read timeout: every socket operation of the try (connect, each write,
-  each read, the headers' as well as the body's) gets at most the time left to the deadline, and the
-  transfer runs in a worker thread the caller waits for only until the deadline, then shuts the socket.
+  alive by every byte resetting a read timeout (evaluation.transfer: every socket operation of the try
+  gets at most the time left, and the caller shuts the socket at the deadline).
 - The whole call, every try and every pause between tries (backoff, Retry-After) included, ends within
   `timeout_s x (retries + 1)` of getting its turn on the endpoint (one of its `concurrency` slots; the call
   keeps the slot through its pauses, so retries never queue again). One monotonic deadline governs it: a
@@ -22,9 +21,8 @@ What one call may cost is bounded, per endpoint (systems.yaml, for each system a
   sleeping past the deadline. Only the wait for a free slot (our own `concurrency`) and the first `rpm`
   pacing come before the clock starts.
 - `max_reply_bytes` (default 1 MiB, 1048576) bounds the reply body. It is read as a stream and dropped as
-  soon as it passes the limit (a declared Content-Length over the limit is refused before the body is
-  read), so a 50 MB reply is never held whole; the call is an error naming the size and the limit, and
-  is not retried (the endpoint would send it again).
+  soon as it passes the limit (evaluation.transfer), so a 50 MB reply is never held whole; the call is an
+  error naming the size and the limit, and is not retried (the endpoint would send it again).
 - A reply of the wrong shape (evaluation.replies) is an error for its own call, not retried and not
   cached; `call(accept=...)` lets a caller refuse content (an empty answer, an unreadable verdict) on the
   same terms.
@@ -35,14 +33,10 @@ for its key (evaluation.cache), and a process that finds the marker held waits, 
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import email.utils
 import json
 import os
 import random
-import socket
-import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -53,7 +47,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-import httpcore2
 import httpx2
 import openai
 from pydantic import BaseModel
@@ -62,12 +55,12 @@ from evaluation.cache import CallCache, InFlightTimeout, request_key
 from evaluation.redact import safe_message, scrub, scrub_known
 from evaluation.replies import Completion, ReplyShapeError, read_completion
 from evaluation.systems import DEFAULT_MAX_REPLY_BYTES, Endpoint
+from evaluation.transfer import DeadlineExceeded, TooLarge, exchange, http_client
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _RETRY_STATUS = {408, 409, 425, 429}
-_CHUNK = 64 * 1024
 
 Accept = Callable[[str], str | None]   # content -> why it is refused, or None when it is usable
 
@@ -135,10 +128,6 @@ class _RateLimiter:
         return True
 
 
-class _DeadlineExceeded(Exception):
-    pass
-
-
 def call_budget_s(endpoint: Endpoint) -> float:
     """The longest one call may take once it has its turn: timeout_s x (retries + 1), pauses included."""
     return endpoint.timeout_s * (endpoint.retries + 1)
@@ -153,195 +142,6 @@ def _budget(endpoint: Endpoint) -> str:
 def _tries(n: int) -> str:
     return f"{n} try" if n == 1 else f"{n} tries"
 
-
-class _TooLarge(Exception):
-    def __init__(self, size: int, limit: int, *, declared: bool) -> None:
-        what = f"{size} bytes" if declared else f"more than {limit} bytes"
-        super().__init__(f"reply of {what} exceeds max_reply_bytes ({limit} bytes); not read further")
-
-
-# -- one bounded transfer -----------------------------------------------------------------------------
-
-class _Transfer:
-    """The limits of the transfer in flight in this context, read by the httpx hooks of the SDK client."""
-
-    def __init__(self, deadline: float, max_bytes: int) -> None:
-        self.deadline = deadline
-        self.max_bytes = max_bytes
-        self.read = 0
-        self.aborted = False
-        self._sock: socket.socket | None = None
-        self._lock = threading.Lock()
-
-    def remaining(self) -> float:
-        return self.deadline - time.monotonic()
-
-    def check(self) -> None:
-        if self.aborted or self.remaining() <= 0:
-            raise _DeadlineExceeded
-
-    def count(self, n: int) -> None:
-        self.read += n
-        if self.read > self.max_bytes:
-            raise _TooLarge(self.read, self.max_bytes, declared=False)
-
-    def attach(self, sock: socket.socket | None) -> None:
-        with self._lock:
-            self._sock = sock
-            late = self.aborted
-        if late:
-            self.abort()
-
-    def abort(self) -> None:
-        """Wake a read blocked on the socket: the deadline has passed."""
-        with self._lock:
-            self.aborted = True
-            sock = self._sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-
-_TRANSFER: contextvars.ContextVar[_Transfer | None] = contextvars.ContextVar("etalon_transfer", default=None)
-
-
-class _BoundedStream(httpx2.SyncByteStream):
-    """The raw body, chunk by chunk, against the transfer's deadline and byte limit."""
-
-    def __init__(self, inner: httpx2.SyncByteStream, transfer: _Transfer) -> None:
-        self._inner = inner
-        self._transfer = transfer
-
-    def __iter__(self) -> Any:
-        for chunk in self._inner:
-            self._transfer.count(len(chunk))
-            self._transfer.check()
-            yield chunk
-
-    def close(self) -> None:
-        self._inner.close()
-
-    @property
-    def elapsed(self) -> Any:
-        return getattr(self._inner, "elapsed", None)
-
-
-class _DeadlineStream(httpcore2.NetworkStream):
-    """A connection whose every read and write gets no more than the time left to the transfer in flight.
-
-    A read timeout alone is per read: a byte a second would keep it alive forever. Bounding each read by
-    what is left of the deadline makes the whole exchange end at the deadline, whichever part trickles
-    (the status line, the headers or the body), and registering the socket with the transfer lets the
-    caller's watchdog shut it even before any header has arrived.
-    """
-
-    def __init__(self, inner: httpcore2.NetworkStream) -> None:
-        self._inner = inner
-
-    def _left(self, timeout: float | None, expired: type[Exception]) -> float | None:
-        transfer = _TRANSFER.get()
-        if transfer is None:
-            return timeout
-        sock = self._inner.get_extra_info("socket")
-        transfer.attach(sock if isinstance(sock, socket.socket) else None)
-        left = transfer.remaining()
-        if left <= 0 or transfer.aborted:
-            raise expired("the call's deadline has passed")
-        return left if timeout is None else min(timeout, left)
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._inner.read(max_bytes, self._left(timeout, httpcore2.ReadTimeout))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._inner.write(buffer, self._left(timeout, httpcore2.WriteTimeout))
-
-    def close(self) -> None:
-        self._inner.close()
-
-    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
-                  timeout: float | None = None) -> httpcore2.NetworkStream:
-        inner = self._inner.start_tls(ssl_context, server_hostname, self._left(timeout, httpcore2.ConnectTimeout))
-        return _DeadlineStream(inner)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._inner.get_extra_info(info)
-
-
-class _DeadlineBackend(httpcore2.NetworkBackend):
-    """Opens connections under the transfer's deadline and hands out `_DeadlineStream`s."""
-
-    def __init__(self, inner: httpcore2.NetworkBackend) -> None:
-        self._inner = inner
-
-    @staticmethod
-    def _connect_timeout(timeout: float | None) -> float | None:
-        transfer = _TRANSFER.get()
-        if transfer is None:
-            return timeout
-        left = transfer.remaining()
-        if left <= 0 or transfer.aborted:
-            raise httpcore2.ConnectTimeout("the call's deadline has passed")
-        return left if timeout is None else min(timeout, left)
-
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                    socket_options: Iterable[Any] | None = None) -> httpcore2.NetworkStream:
-        return _DeadlineStream(self._inner.connect_tcp(host, port, self._connect_timeout(timeout), local_address,
-                                                       socket_options))
-
-    def connect_unix_socket(self, path: str, timeout: float | None = None,
-                            socket_options: Iterable[Any] | None = None) -> httpcore2.NetworkStream:
-        return _DeadlineStream(self._inner.connect_unix_socket(path, self._connect_timeout(timeout), socket_options))
-
-    def sleep(self, seconds: float) -> None:
-        self._inner.sleep(seconds)
-
-
-@lru_cache(maxsize=1)
-def _tls_context() -> ssl.SSLContext:
-    """One TLS context for every endpoint: loading the CA bundle costs about 0.1 s each time it is built."""
-    return httpx2.create_ssl_context(trust_env=True)
-
-
-def _http_client() -> httpx2.Client:
-    """The SDK's HTTP client, its connections opened by `_DeadlineBackend`.
-
-    httpx has no public way to give its transport a network backend, so the backend of the transport's
-    connection pool is wrapped in place; should a new httpx lack that attribute, the watchdog in `_send`
-    and the body checks still bound the call, only the socket of a reply whose headers never came is then
-    left to its read timeout. Proxies taken from the environment get httpx's own transports (same caveat).
-    """
-    transport = httpx2.HTTPTransport(verify=_tls_context(), limits=openai.DEFAULT_CONNECTION_LIMITS)
-    pool: Any = getattr(transport, "_pool", None)
-    backend = getattr(pool, "_network_backend", None)
-    if isinstance(backend, httpcore2.NetworkBackend):
-        pool._network_backend = _DeadlineBackend(backend)
-    return openai.DefaultHttpxClient(transport=transport,
-                                     event_hooks={"request": [_on_request], "response": [_on_response]})
-
-
-def _on_request(request: httpx2.Request) -> None:
-    transfer = _TRANSFER.get()
-    if transfer is None:
-        return
-    transfer.check()
-    remaining = max(0.001, transfer.remaining())
-    timeouts = dict(request.extensions.get("timeout") or {})
-    request.extensions["timeout"] = {name: remaining if timeouts.get(name) is None else
-                                     min(float(timeouts[name]), remaining)
-                                     for name in ("connect", "read", "write", "pool")}
-
-
-def _on_response(response: httpx2.Response) -> None:
-    transfer = _TRANSFER.get()
-    if transfer is None:
-        return
-    network = response.extensions.get("network_stream")
-    sock = network.get_extra_info("socket") if network is not None else None
-    transfer.attach(sock if isinstance(sock, socket.socket) else None)
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > transfer.max_bytes:
-        raise _TooLarge(int(declared), transfer.max_bytes, declared=True)
-    response.stream = _BoundedStream(response.stream, transfer)  # type: ignore[arg-type]
 
 
 # -- the client ---------------------------------------------------------------------------------------
@@ -525,7 +325,7 @@ class ModelClient:
             sdk = self._sdk.get(ident)
             if sdk is None:
                 sdk = self._sdk[ident] = openai.OpenAI(base_url=endpoint.base_url, api_key=api_key, max_retries=0,
-                                                       http_client=_http_client())
+                                                       http_client=http_client())
         return sdk
 
     def _call_with_retries(
@@ -572,7 +372,7 @@ class ModelClient:
                         self.stats.add(errors=1)
                         return replace(result, ok=False, error=self._safe(refused))
                     return result
-                except _TooLarge as exc:
+                except TooLarge as exc:
                     last_error = str(exc)
                     break
                 except ReplyShapeError as exc:
@@ -580,7 +380,7 @@ class ModelClient:
                     break
                 except ValueError:
                     last_error = "malformed JSON in the response body"
-                except (_DeadlineExceeded, openai.APITimeoutError, httpx2.TimeoutException):
+                except (DeadlineExceeded, openai.APITimeoutError, httpx2.TimeoutException):
                     last_error = _timed_out(endpoint, try_deadline - started,
                                             cut=try_deadline < started + endpoint.timeout_s)
                 except openai.APIConnectionError as exc:
@@ -612,11 +412,7 @@ class ModelClient:
 
     def _send(self, sdk: openai.OpenAI, endpoint: Endpoint, request: Mapping[str, Any],
               schema: type[BaseModel] | None, use_schema: bool, deadline: float) -> str:
-        """The reply body of one try, its whole transfer over by `deadline` and within max_reply_bytes.
-
-        The caller waits no longer than the deadline, whatever the worker thread is blocked on (a connect,
-        a read, the pool), then shuts the socket under it; the worker's own checks end it soon after.
-        """
+        """The reply body of one try, its whole exchange over by `deadline` and within max_reply_bytes."""
         messages: list[Any] = list(request["messages"])
         params = dict(request["params"])
         if schema is not None and use_schema:
@@ -624,27 +420,8 @@ class ModelClient:
         elif schema is not None:  # no JSON-schema support: ask in words; the caller validates
             messages = [*messages, {"role": "system", "content": "Reply with one JSON object only, "
                         "matching this JSON Schema:\n" + json.dumps(schema.model_json_schema())}]
-        transfer = _Transfer(deadline, endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
-        box: dict[str, Any] = {}
-        done = threading.Event()
-
-        def work() -> None:
-            _TRANSFER.set(transfer)
-            try:
-                box["raw"] = _transfer(sdk, endpoint, messages, params, transfer)
-            except BaseException as exc:  # handed to the caller's thread
-                box["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="etalon-model-call", daemon=True).start()
-        if not done.wait(max(0.0, transfer.remaining())):
-            transfer.abort()
-            raise _DeadlineExceeded
-        if "error" in box:
-            raise box["error"]
-        raw: str = box["raw"]
-        return raw
+        return exchange(sdk, endpoint.model, messages, params, timeout_s=endpoint.timeout_s, deadline=deadline,
+                        max_bytes=endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait: float = min(self.backoff_max_s, self.backoff_base_s * float(2 ** attempt))
@@ -658,22 +435,6 @@ def _timed_out(endpoint: Endpoint, allowed: float, *, cut: bool) -> str:
     if cut:  # the call's deadline came before this try's own timeout_s
         return f"timed out: no complete reply in the {max(0.0, allowed):.1f} s left of {_budget(endpoint)}"
     return f"timed out: no complete reply within timeout_s = {endpoint.timeout_s:g} s"
-
-
-def _transfer(sdk: openai.OpenAI, endpoint: Endpoint, messages: list[Any], params: dict[str, Any],
-              transfer: _Transfer) -> str:
-    """Runs in the worker thread: one HTTP exchange, the body read in chunks (decoded) under the limits."""
-    with sdk.chat.completions.with_streaming_response.create(
-            model=endpoint.model, messages=messages, timeout=endpoint.timeout_s, **params) as response:
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.http_response.iter_bytes(_CHUNK):
-            size += len(chunk)
-            if size > transfer.max_bytes:  # decoded size: a small compressed body may unpack to a big one
-                raise _TooLarge(size, transfer.max_bytes, declared=False)
-            transfer.check()
-            chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8")
 
 
 @lru_cache(maxsize=64)
