@@ -9,15 +9,20 @@ call time, lives only in the SDK object, and is scrubbed from every error messag
 
 What one call may cost is bounded, per endpoint (systems.yaml, for each system and for the judge):
 
-- `timeout_s` (default 60) bounds the WHOLE call: connecting, sending, waiting and reading the body to its
-  last byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not
-  kept alive by every byte resetting a read timeout: the transfer runs in a worker thread the caller waits
-  for until the deadline, every chunk read is checked against it, and at the deadline the socket is shut.
-  A timed-out try counts as a try and is retried like any timeout (`retries`).
+- `timeout_s` (default 60) bounds each try: connecting, sending, waiting and reading the body to its last
+  byte. An endpoint that sends its headers and then one byte a second is cut off at `timeout_s`, not kept
+  alive by every byte resetting a read timeout (evaluation.transfer: every socket operation of the try
+  gets at most the time left, and the caller shuts the socket at the deadline).
+- The whole call, every try and every pause between tries (backoff, Retry-After) included, ends within
+  `timeout_s x (retries + 1)` of getting its turn on the endpoint (one of its `concurrency` slots; the call
+  keeps the slot through its pauses, so retries never queue again). One monotonic deadline governs it: a
+  try gets `min(timeout_s, what is left)`, a pause that would not leave time for another try is not
+  taken, and a Retry-After beyond what is left ends the call at once with an error saying so, instead of
+  sleeping past the deadline. Only the wait for a free slot (our own `concurrency`) and the first `rpm`
+  pacing come before the clock starts.
 - `max_reply_bytes` (default 1 MiB, 1048576) bounds the reply body. It is read as a stream and dropped as
-  soon as it passes the limit (a declared Content-Length over the limit is refused before the body is
-  read), so a 50 MB reply is never held whole; the call is an error naming the size and the limit, and
-  is not retried (the endpoint would send it again).
+  soon as it passes the limit (evaluation.transfer), so a 50 MB reply is never held whole; the call is an
+  error naming the size and the limit, and is not retried (the endpoint would send it again).
 - A reply of the wrong shape (evaluation.replies) is an error for its own call, not retried and not
   cached; `call(accept=...)` lets a caller refuse content (an empty answer, an unreadable verdict) on the
   same terms.
@@ -28,13 +33,10 @@ for its key (evaluation.cache), and a process that finds the marker held waits, 
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import email.utils
 import json
 import os
 import random
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -53,14 +55,12 @@ from evaluation.cache import CallCache, InFlightTimeout, request_key
 from evaluation.redact import safe_message, scrub, scrub_known
 from evaluation.replies import Completion, ReplyShapeError, read_completion
 from evaluation.systems import DEFAULT_MAX_REPLY_BYTES, Endpoint
+from evaluation.transfer import DeadlineExceeded, TooLarge, exchange, http_client
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _RETRY_STATUS = {408, 409, 425, 429}
-_MAX_RETRY_AFTER_S = 120.0
-_GRACE_S = 0.5          # the caller's wait beyond the deadline, for the worker to report its own timeout
-_CHUNK = 64 * 1024
 
 Accept = Callable[[str], str | None]   # content -> why it is refused, or None when it is usable
 
@@ -115,114 +115,33 @@ class _RateLimiter:
         self.lock = threading.Lock()
         self.sleep = sleep
 
-    def wait(self) -> None:
+    def wait(self, deadline: float | None = None) -> bool:
+        """Waits for this request's turn; False (and no turn taken) when it would come after `deadline`."""
         with self.lock:
             now = time.monotonic()
             start = max(now, self.next_at)
+            if deadline is not None and start >= deadline:
+                return False
             self.next_at = start + self.interval
         if start > now:
             self.sleep(start - now)
+        return True
 
 
-class _DeadlineExceeded(Exception):
-    pass
+def call_budget_s(endpoint: Endpoint) -> float:
+    """The longest one call may take once it has its turn: timeout_s x (retries + 1), pauses included."""
+    return endpoint.timeout_s * (endpoint.retries + 1)
 
 
-class _TooLarge(Exception):
-    def __init__(self, size: int, limit: int, *, declared: bool) -> None:
-        what = f"{size} bytes" if declared else f"more than {limit} bytes"
-        super().__init__(f"reply of {what} exceeds max_reply_bytes ({limit} bytes); not read further")
+def _budget(endpoint: Endpoint) -> str:
+    """The call's budget in the words of systems.yaml, for error messages."""
+    return (f"the call's {call_budget_s(endpoint):g} s (timeout_s = {endpoint.timeout_s:g} s x "
+            f"{_tries(endpoint.retries + 1)})")
 
 
-# -- one bounded transfer -----------------------------------------------------------------------------
+def _tries(n: int) -> str:
+    return f"{n} try" if n == 1 else f"{n} tries"
 
-class _Transfer:
-    """The limits of the transfer in flight in this context, read by the httpx hooks of the SDK client."""
-
-    def __init__(self, deadline: float, max_bytes: int) -> None:
-        self.deadline = deadline
-        self.max_bytes = max_bytes
-        self.read = 0
-        self.aborted = False
-        self._sock: socket.socket | None = None
-        self._lock = threading.Lock()
-
-    def remaining(self) -> float:
-        return self.deadline - time.monotonic()
-
-    def check(self) -> None:
-        if self.aborted or self.remaining() <= 0:
-            raise _DeadlineExceeded
-
-    def count(self, n: int) -> None:
-        self.read += n
-        if self.read > self.max_bytes:
-            raise _TooLarge(self.read, self.max_bytes, declared=False)
-
-    def attach(self, sock: socket.socket | None) -> None:
-        with self._lock:
-            self._sock = sock
-            late = self.aborted
-        if late:
-            self.abort()
-
-    def abort(self) -> None:
-        """Wake a read blocked on the socket: the deadline has passed."""
-        with self._lock:
-            self.aborted = True
-            sock = self._sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-
-_TRANSFER: contextvars.ContextVar[_Transfer | None] = contextvars.ContextVar("etalon_transfer", default=None)
-
-
-class _BoundedStream(httpx2.SyncByteStream):
-    """The raw body, chunk by chunk, against the transfer's deadline and byte limit."""
-
-    def __init__(self, inner: httpx2.SyncByteStream, transfer: _Transfer) -> None:
-        self._inner = inner
-        self._transfer = transfer
-
-    def __iter__(self) -> Any:
-        for chunk in self._inner:
-            self._transfer.count(len(chunk))
-            self._transfer.check()
-            yield chunk
-
-    def close(self) -> None:
-        self._inner.close()
-
-    @property
-    def elapsed(self) -> Any:
-        return getattr(self._inner, "elapsed", None)
-
-
-def _on_request(request: httpx2.Request) -> None:
-    transfer = _TRANSFER.get()
-    if transfer is None:
-        return
-    transfer.check()
-    remaining = max(0.001, transfer.remaining())
-    timeouts = dict(request.extensions.get("timeout") or {})
-    request.extensions["timeout"] = {name: remaining if timeouts.get(name) is None else
-                                     min(float(timeouts[name]), remaining)
-                                     for name in ("connect", "read", "write", "pool")}
-
-
-def _on_response(response: httpx2.Response) -> None:
-    transfer = _TRANSFER.get()
-    if transfer is None:
-        return
-    network = response.extensions.get("network_stream")
-    sock = network.get_extra_info("socket") if network is not None else None
-    transfer.attach(sock if isinstance(sock, socket.socket) else None)
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > transfer.max_bytes:
-        raise _TooLarge(int(declared), transfer.max_bytes, declared=True)
-    response.stream = _BoundedStream(response.stream, transfer)  # type: ignore[arg-type]
 
 
 # -- the client ---------------------------------------------------------------------------------------
@@ -371,8 +290,7 @@ class ModelClient:
 
     def _patience(self, endpoint: Endpoint) -> float:
         """How long to wait for another process making the same call: its worst case, then some."""
-        per_try = endpoint.timeout_s + max(self.backoff_max_s, _MAX_RETRY_AFTER_S)
-        return (endpoint.retries + 1) * per_try + 30.0
+        return call_budget_s(endpoint) + 30.0
 
     def _api_key(self, endpoint: Endpoint) -> str | None:
         if not endpoint.api_key_env:
@@ -406,30 +324,41 @@ class ModelClient:
         with self._lock:
             sdk = self._sdk.get(ident)
             if sdk is None:
-                http = openai.DefaultHttpxClient(event_hooks={"request": [_on_request], "response": [_on_response]})
                 sdk = self._sdk[ident] = openai.OpenAI(base_url=endpoint.base_url, api_key=api_key, max_retries=0,
-                                                       http_client=http)
+                                                       http_client=http_client())
         return sdk
 
     def _call_with_retries(
         self, endpoint: Endpoint, request: Mapping[str, Any], key: str, api_key: str,
         schema: type[BaseModel] | None, accept: Accept | None,
     ) -> CallResult:
+        """Tries under one deadline, set when the call gets its slot: timeout_s x (retries + 1) later."""
         sem, limiter = self._gate(endpoint)
+        sdk = self._sdk_client(endpoint, api_key)  # built once per endpoint and key, before the clock starts
         last_error = "no try made"
         tries = 0
         use_schema = endpoint.json_schema
-        for attempt in range(endpoint.retries + 1):
-            if attempt:
-                self.stats.add(retries=1)
-            tries += 1
-            retry_after: float | None = None
-            with sem:
-                if limiter is not None:
-                    limiter.wait()
+        retry_after: float | None = None
+        pause = False        # whether the next try waits first (not after a request we change and resend)
+        with sem:
+            if limiter is not None:
+                limiter.wait()
+            deadline = time.monotonic() + call_budget_s(endpoint)
+            for attempt in range(endpoint.retries + 1):
+                if attempt:
+                    stop = self._pause(endpoint, attempt, retry_after, deadline) if pause else None
+                    if stop is None and limiter is not None and not limiter.wait(deadline):
+                        stop = f"the rpm limit leaves no turn for another try within {_budget(endpoint)}"
+                    if stop is not None:
+                        last_error = f"{last_error}; {stop}"
+                        break
+                    self.stats.add(retries=1)
+                tries += 1
+                retry_after, pause = None, True
                 started = time.monotonic()
+                try_deadline = min(started + endpoint.timeout_s, deadline)
                 try:
-                    raw = self._send(endpoint, request, api_key, schema, use_schema)
+                    raw = self._send(sdk, endpoint, request, schema, use_schema, try_deadline)
                     latency = (time.monotonic() - started) * 1000.0
                     raw = scrub_known(raw, self._known())  # an endpoint echoing a key keeps it out of the cache
                     body = json.loads(raw)
@@ -443,7 +372,7 @@ class ModelClient:
                         self.stats.add(errors=1)
                         return replace(result, ok=False, error=self._safe(refused))
                     return result
-                except _TooLarge as exc:
+                except TooLarge as exc:
                     last_error = str(exc)
                     break
                 except ReplyShapeError as exc:
@@ -451,8 +380,9 @@ class ModelClient:
                     break
                 except ValueError:
                     last_error = "malformed JSON in the response body"
-                except (_DeadlineExceeded, openai.APITimeoutError, httpx2.TimeoutException):
-                    last_error = f"timed out: the whole call is bounded by timeout_s = {endpoint.timeout_s:g} s"
+                except (DeadlineExceeded, openai.APITimeoutError, httpx2.TimeoutException):
+                    last_error = _timed_out(endpoint, try_deadline - started,
+                                            cut=try_deadline < started + endpoint.timeout_s)
                 except openai.APIConnectionError as exc:
                     last_error = f"connection error: {type(exc.__cause__ or exc).__name__}"
                 except httpx2.TransportError as exc:  # the connection broke while we read the body
@@ -460,20 +390,29 @@ class ModelClient:
                 except openai.APIStatusError as exc:
                     last_error = f"HTTP {exc.status_code}: {exc.message}"
                     if exc.status_code == 400 and schema is not None and use_schema:
-                        use_schema = False  # the endpoint rejects response_format: ask in words instead
+                        use_schema, pause = False, False  # the endpoint rejects response_format: ask in words
                         continue
                     if exc.status_code not in _RETRY_STATUS and exc.status_code < 500:
                         break
                     retry_after = _retry_after(exc.response.headers)
-            if attempt < endpoint.retries:
-                self.sleep(self._backoff(attempt, retry_after))
         self.stats.add(errors=1)
-        return CallResult(key=key, ok=False, error=f"{self._safe(last_error)} (after {tries} tries)", tries=tries)
+        return CallResult(key=key, ok=False, error=f"{self._safe(last_error)} (after {_tries(tries)})", tries=tries)
 
-    def _send(self, endpoint: Endpoint, request: Mapping[str, Any], api_key: str,
-              schema: type[BaseModel] | None, use_schema: bool) -> str:
-        """The reply body of one try, its whole transfer bounded by timeout_s and max_reply_bytes."""
-        sdk = self._sdk_client(endpoint, api_key)
+    def _pause(self, endpoint: Endpoint, attempt: int, retry_after: float | None, deadline: float) -> str | None:
+        """Sleeps before try `attempt` + 1, or says why there is no time for it (the call ends now)."""
+        left = deadline - time.monotonic()
+        if retry_after is not None and retry_after >= left:
+            return (f"the endpoint asks to wait {retry_after:g} s (Retry-After), more than the "
+                    f"{max(0.0, left):.1f} s left of {_budget(endpoint)}: not retried")
+        wait = self._backoff(attempt - 1, retry_after)
+        if wait >= left:
+            return f"no time left for another try within {_budget(endpoint)}"
+        self.sleep(wait)
+        return None
+
+    def _send(self, sdk: openai.OpenAI, endpoint: Endpoint, request: Mapping[str, Any],
+              schema: type[BaseModel] | None, use_schema: bool, deadline: float) -> str:
+        """The reply body of one try, its whole exchange over by `deadline` and within max_reply_bytes."""
         messages: list[Any] = list(request["messages"])
         params = dict(request["params"])
         if schema is not None and use_schema:
@@ -481,51 +420,21 @@ class ModelClient:
         elif schema is not None:  # no JSON-schema support: ask in words; the caller validates
             messages = [*messages, {"role": "system", "content": "Reply with one JSON object only, "
                         "matching this JSON Schema:\n" + json.dumps(schema.model_json_schema())}]
-        transfer = _Transfer(time.monotonic() + endpoint.timeout_s,
-                             endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
-        box: dict[str, Any] = {}
-        done = threading.Event()
-
-        def work() -> None:
-            _TRANSFER.set(transfer)
-            try:
-                box["raw"] = _transfer(sdk, endpoint, messages, params, transfer)
-            except BaseException as exc:  # handed to the caller's thread
-                box["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="etalon-model-call", daemon=True).start()
-        if not done.wait(max(0.0, transfer.remaining()) + _GRACE_S):
-            transfer.abort()
-            raise _DeadlineExceeded
-        if "error" in box:
-            raise box["error"]
-        raw: str = box["raw"]
-        return raw
+        return exchange(sdk, endpoint.model, messages, params, timeout_s=endpoint.timeout_s, deadline=deadline,
+                        max_bytes=endpoint.max_reply_bytes or DEFAULT_MAX_REPLY_BYTES)
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait: float = min(self.backoff_max_s, self.backoff_base_s * float(2 ** attempt))
         wait = wait * (0.5 + random.random() / 2)  # jitter: many workers don't retry in lockstep
-        if retry_after is not None:
-            wait = max(wait, min(retry_after, _MAX_RETRY_AFTER_S))
+        if retry_after is not None:  # the caller has checked that it fits in the call's deadline
+            wait = max(wait, retry_after)
         return wait
 
 
-def _transfer(sdk: openai.OpenAI, endpoint: Endpoint, messages: list[Any], params: dict[str, Any],
-              transfer: _Transfer) -> str:
-    """Runs in the worker thread: one HTTP exchange, the body read in chunks (decoded) under the limits."""
-    with sdk.chat.completions.with_streaming_response.create(
-            model=endpoint.model, messages=messages, timeout=endpoint.timeout_s, **params) as response:
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.http_response.iter_bytes(_CHUNK):
-            size += len(chunk)
-            if size > transfer.max_bytes:  # decoded size: a small compressed body may unpack to a big one
-                raise _TooLarge(size, transfer.max_bytes, declared=False)
-            transfer.check()
-            chunks.append(chunk)
-    return b"".join(chunks).decode("utf-8")
+def _timed_out(endpoint: Endpoint, allowed: float, *, cut: bool) -> str:
+    if cut:  # the call's deadline came before this try's own timeout_s
+        return f"timed out: no complete reply in the {max(0.0, allowed):.1f} s left of {_budget(endpoint)}"
+    return f"timed out: no complete reply within timeout_s = {endpoint.timeout_s:g} s"
 
 
 @lru_cache(maxsize=64)

@@ -17,9 +17,9 @@ Pointing Etalon at a real endpoint (any OpenAI-compatible API: OpenAI, OpenRoute
         attempts: 1                               # independent samples, one stored answer each
         concurrency: 4                            # requests in flight per base_url
         rpm: 60                                   # requests per minute per base_url
-        timeout_s: 120                            # bounds the whole call, to the reply's last byte
+        timeout_s: 120                            # bounds each try, to the reply's last byte
         max_reply_bytes: 1048576                  # the default (1 MiB); a bigger reply is an error
-        retries: 4                                # 429 / 5xx / timeouts, honouring Retry-After
+        retries: 4                                # 429 / 5xx / timeouts; a call ends within timeout_s x (retries + 1)
         price: {input: 0.15, output: 0.60}        # per 1000 tokens, for the cost column
         confidence: json                          # none | json | logprobs: its own confidence (calibration)
     judge:

@@ -4,10 +4,12 @@ Model tests must exercise the real `openai` client, the real HTTP stack and our 
 of mocks this server answers /v1/chat/completions from scripted rules keyed on the request and can inject
 the faults real endpoints produce (429 with Retry-After, 5xx, slow or hung responses, malformed JSON,
 refusals) and the hostile ones a broken or malicious endpoint produces: any body of any shape with any
-status (`body=`, `status=`), a reply trickled one byte at a time after its headers (`fault="trickle"`),
-and a huge reply streamed without being built in memory (`fault="huge"`, `size=`, with or without a
-Content-Length). It keeps a log of every request body, its headers and when it arrived, so tests can
-assert what was sent and when.
+status (`body=`, `status=`), a reply trickled one byte at a time after its headers (`fault="trickle"`)
+or with its status line and headers trickled too (`fault="trickle_head"`), a reply that stops halfway
+through its body and keeps the connection open (`fault="stall"`), and a huge reply streamed without being
+built in memory (`fault="huge"`, `size=`, with or without a Content-Length). `MuteServer` is the endpoint
+that accepts connections and never reads or answers. The server keeps a log of every request body, its
+headers and when it arrived, so tests can assert what was sent and when.
 
     with TestServer([Rule(contains="наследство", reply="...")], latency_s=0.2) as server:
         server.base_url   # http://127.0.0.1:<port>/v1
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +34,7 @@ from typing import Any, Literal
 import yaml
 
 Fault = Literal["400", "401", "429", "500", "503", "slow", "hang", "malformed", "refusal", "empty", "trickle",
-                "huge"]
+                "trickle_head", "stall", "huge"]
 Reply = str | Callable[[dict[str, Any]], str]
 
 
@@ -46,7 +50,7 @@ class Rule:
     fault: Fault | None = None
     times: int | None = None
     retry_after: float | None = 1.0      # for 429 / 503
-    delay_s: float = 0.0                 # for "slow"; for "trickle" the pause between bytes (1 s if 0)
+    delay_s: float = 0.0                 # for "slow"; for the trickles the pause between bytes (1 s if 0)
     logprob: float = -0.1                # per reply token, when the request asks for logprobs
     status: int = 200                    # with `body`
     body: Any = None                     # sent as is: bytes or str verbatim, anything else as JSON
@@ -101,6 +105,7 @@ class TestServer:
         self.default_reply = default_reply
         self.hang_s = hang_s
         self.requests: list[LoggedRequest] = []
+        self.hangups: list[float] = []   # time.time() when a client gave up on a slow, stalled or hung reply
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd = ThreadingHTTPServer((host, port), self._handler_class())
@@ -195,8 +200,11 @@ class TestServer:
                     data = raw if isinstance(raw, bytes) else raw.encode("utf-8") if isinstance(raw, str) else \
                         json.dumps(raw, ensure_ascii=False).encode("utf-8")
                     return self._raw(rule.status, data)
-                if fault == "trickle" and rule:
-                    return self._trickle(self._completion_bytes(body, rule.reply), rule.delay_s or 1.0)
+                if fault in ("trickle", "trickle_head") and rule:
+                    return self._trickle(self._completion_bytes(body, rule.reply), rule.delay_s or 1.0,
+                                         head_too=fault == "trickle_head")
+                if fault == "stall" and rule:
+                    return self._stall(self._completion_bytes(body, rule.reply))
                 if fault == "huge" and rule:
                     return self._huge(body, rule.size, rule.declare_length)
                 if fault in ("400", "401", "429", "500", "503"):
@@ -204,7 +212,7 @@ class TestServer:
                     self._json(int(fault), {"error": {"message": f"injected {fault}"}}, headers)
                     return
                 if fault == "hang":
-                    server._stopping.wait(server.hang_s)
+                    self._wait(server.hang_s)
                     return self._close()
                 if fault == "slow" and rule:
                     time.sleep(rule.delay_s)
@@ -227,19 +235,32 @@ class TestServer:
                 payload = _completion(body, content, None, len(server.requests))
                 return json.dumps(payload, ensure_ascii=False).encode("utf-8")
 
-            def _trickle(self, data: bytes, pause_s: float) -> None:
-                """Headers at once, then the body one byte per pause: alive, never done in time."""
+            def _trickle(self, data: bytes, pause_s: float, *, head_too: bool = False) -> None:
+                """Headers at once (or trickled too), then the body one byte per pause: alive, never done in time."""
+                head = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                        b"content-length: %d\r\n\r\n" % len(data))
                 try:
-                    self.send_response(200)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.flush()
+                    if head_too:
+                        data = head + data
+                    else:
+                        self.wfile.write(head)
+                        self.wfile.flush()
                     for i in range(len(data)):
-                        if server._stopping.wait(pause_s):
+                        if self._wait(pause_s):
                             break
                         self.wfile.write(data[i:i + 1])
                         self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+
+            def _stall(self, data: bytes) -> None:
+                """Headers and the first half of the body, then silence on an open connection until stopped."""
+                try:
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                                     b"content-length: %d\r\n\r\n" % len(data) + data[:len(data) // 2])
+                    self.wfile.flush()
+                    self._wait(server.hang_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
                 self.close_connection = True
@@ -270,6 +291,26 @@ class TestServer:
                     pass
                 self.close_connection = True
 
+            def _wait(self, seconds: float) -> bool:
+                """Sleeps `seconds`; True at once if the server stops or the client hangs up (logged)."""
+                until = time.monotonic() + seconds
+                while not server._stopping.is_set():
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        return False
+                    try:
+                        readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+                        gone = bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+                    except OSError:
+                        gone = True
+                    if gone:
+                        with server._lock:
+                            server.hangups.append(time.time())
+                        return True
+                    if readable:  # bytes the client sent ahead: not a hang-up, and not a reason to spin
+                        time.sleep(min(left, 0.05))
+                return True
+
             def _json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 self._raw(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
 
@@ -289,6 +330,56 @@ class TestServer:
                 self.close_connection = True
 
         return Handler
+
+
+class MuteServer:
+    """An endpoint that accepts TCP connections and never reads a byte or answers: a wedged proxy.
+
+    The kernel completes the handshake, so the client's connect succeeds and its request is sent; then
+    nothing. Connections are held open until stop(). `base_url` ends in /v1 like TestServer's.
+    """
+
+    __test__ = False
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self._sock = socket.create_server((host, 0))
+        self._held: list[socket.socket] = []
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._accept, name="muteserver", daemon=True)
+        self.connections = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._sock.getsockname()[1]}/v1"
+
+    def _accept(self) -> None:
+        self._sock.settimeout(0.05)
+        while not self._stopping.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self._held.append(conn)
+            self.connections += 1
+
+    def start(self) -> MuteServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join(timeout=5)
+        for conn in self._held:
+            conn.close()
+        self._sock.close()
+
+    def __enter__(self) -> MuteServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def _logprobs(body: dict[str, Any], content: str | None, rule: Rule | None) -> dict[str, Any] | None:
