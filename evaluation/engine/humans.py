@@ -153,9 +153,10 @@ def audit_target(world: World, part: Part, item_id: str) -> dict[str, Any] | Non
                 None)
 
 
-def _label(world: World, part: Part, item: Any, automatic: str, value: str, by: str, note: str | None,
+def _label(world: World, part: Part, item: Any, value: str, by: str, note: str | None,
            via: str) -> tuple[str, Consequence]:
-    """Record an audit label: kept apart from the decisions, it changes no score; then say what the judge said."""
+    """Record an audit label: kept apart from the decisions, it changes no score. Once every audit item of the
+    answer has its label, say what the judge had concluded on each (never before: the labels stay blind)."""
     if value not in item.options:
         raise Refused(f"{item.id}: {value!r} is not a valid label; expected one of {', '.join(item.options)}")
     if not by.strip():
@@ -166,13 +167,23 @@ def _label(world: World, part: Part, item: Any, automatic: str, value: str, by: 
         attempt=item.attempt, target=item.target, label=value, decided_by=by.strip(), decided_at=now_precise(),
         note=note, via=via), event_id=label_id, system=item.system)
     consequence = rescore(world, part)
-    same = "agrees with" if automatic == value else "differs from"
-    consequence.messages.append(
-        f"audit label {value} recorded on {item.target} ({item.code}, {item.system}); it changes no score. The judge "
-        f"had concluded {automatic}: your label {same} it." + (
-            "" if automatic == value else
-            f" To put your value in force, mark disagreement: `etalon review disagree {item.id} --by NAME "
-            "--note TEXT`."))
+    targets = [t for t in world.lake.read("audit_targets", *part.lake_key()).to_pylist()
+               if (t["code"], t["version"], int(t["attempt"])) == (item.code, item.version, item.attempt)]
+    waiting = [t["target"] for t in targets if t["human"] is None]
+    said = f"audit label {value} recorded on {item.target} ({item.code}, {item.system}); it changes no score."
+    if waiting:
+        consequence.messages.append(f"{said} {len(waiting)} audit item(s) of this answer still wait "
+                                    f"({', '.join(waiting)}): the judge's conclusions are shown once they are "
+                                    "labelled.")
+        return label_id, consequence
+    differ = [t for t in targets if t["human"] != t["automatic"]]
+    shown = "; ".join(f"{t['target']}: judge {t['automatic']}, lawyer {t['human']}"
+                      + (" (differs)" if t["human"] != t["automatic"] else "") for t in targets)
+    advice = (f" To put a lawyer's value in force, mark disagreement: `etalon review disagree "
+              f"{item.system}:{item.code}:{item.version}:{item.attempt}:TARGET --by NAME --note TEXT`."
+              if differ else "")
+    consequence.messages.append(f"{said} Every audit item of this answer is labelled; the judge had concluded: "
+                                f"{shown}.{advice}")
     return label_id, consequence
 
 
@@ -185,10 +196,9 @@ def decide(world: World, item_id: str, value: str, by: str, note: str | None = N
 
     part, item, is_open = _item(world, item_id)
     review = target_review(world, item_id)
-    if not is_open and (review is None or review.state == "automatic"):
-        drawn = audit_target(world, part, item_id)
-        if drawn is not None:
-            return _label(world, part, item, str(drawn["automatic"]), value, by, note, via)
+    unsettled = not is_open and (review is None or review.state == "automatic")
+    if unsettled and audit_target(world, part, item_id) is not None:
+        return _label(world, part, item, value, by, note, via)
     kind, refusal = decision_kind_for(review, by)
     if refusal:
         raise Refused(refusal)
