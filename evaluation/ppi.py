@@ -88,12 +88,16 @@ def _vector(name: str, values: Sequence[float] | FloatArray, allow_nan: bool = F
     return array
 
 
-def _codes(name: str, values: Sequence[Hashable] | None, n: int) -> npt.NDArray[np.int64]:
+def _codes(name: str, values: Sequence[Hashable] | npt.NDArray[np.int64] | None, n: int) -> npt.NDArray[np.int64]:
+    """Dense group numbers 0..k-1 (whole numbers are taken as they are, anything else by its text)."""
     if values is None:
         return np.arange(n, dtype=np.int64)
     if len(values) != n:
         raise ValueError(f"{name} must have one entry per row: got {len(values)} for {n} rows")
-    _, inverse = np.unique(np.asarray([str(v) for v in values]), return_inverse=True)
+    if isinstance(values, np.ndarray) and np.issubdtype(values.dtype, np.integer):
+        _, inverse = np.unique(values, return_inverse=True)
+    else:
+        _, inverse = np.unique(np.asarray([str(v) for v in values]), return_inverse=True)
     return inverse.astype(np.int64)
 
 
@@ -138,8 +142,8 @@ def _estimate(value: float | None, variance: float | None, z: float, df: float |
     return Estimate(value, se, value - q * se, value + q * se)
 
 
-def clustered_mean(values: Sequence[float] | FloatArray, clusters: Sequence[Hashable] | None = None,
-                   z: float = 1.96) -> Estimate:
+def clustered_mean(values: Sequence[float] | FloatArray,
+                   clusters: Sequence[Hashable] | npt.NDArray[np.int64] | None = None, z: float = 1.96) -> Estimate:
     """The plain mean with a cluster-robust normal interval (every row its own cluster without `clusters`)."""
     _check_z(z)
     f = _vector("values", values)
@@ -156,8 +160,8 @@ def ppi_mean(
     labels: Sequence[float | None] | FloatArray,
     *,
     weights: Sequence[float] | FloatArray | None = None,
-    clusters: Sequence[Hashable] | None = None,
-    strata: Sequence[Hashable] | None = None,
+    clusters: Sequence[Hashable] | npt.NDArray[np.int64] | None = None,
+    strata: Sequence[Hashable] | npt.NDArray[np.int64] | None = None,
     tuning: Tuning = "ppi++",
     z: float = 1.96,
 ) -> PPIResult:
@@ -177,7 +181,8 @@ def ppi_mean(
     n = len(f)
     if n == 0:
         raise ValueError("predictions must not be empty")
-    y = _vector("labels", [math.nan if v is None else v for v in labels], allow_nan=True)
+    y = _vector("labels", labels if isinstance(labels, np.ndarray) else
+                [math.nan if v is None else v for v in labels], allow_nan=True)
     if len(y) != n:
         raise ValueError(f"labels must have one entry per prediction: got {len(y)} for {n}")
     if weights is None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from evaluation.audit.sample import AuditSettings, draw
+from evaluation.audit.sample import AuditSettings
 from evaluation.ppi import Estimate, PPIResult, ppi_half_width, ppi_mean, ppi_sample_size, weighted_rate
 
 MIN_AUDITED = 10   # fewer audited answers than this in a row: its corrected figure is flagged as meaning little
@@ -39,22 +39,36 @@ SAMPLE_SCHEMA = _schema("audit_sample")
 def sample(cells: pl.DataFrame, settings: AuditSettings | None) -> pl.DataFrame:
     """One row per current scored answer (errors left out) with its place in the draw.
 
-    `cells`: audit_cells rows joined with their scores (`score`, `status`) and `indicative`."""
+    `cells`: audit_cells rows joined with their scores (`score`, `status`) and `indicative`. The draw is
+    evaluation.audit.sample.draw's, computed on columns (a test keeps the two equal)."""
     frame = cells.filter((pl.col("status") != "error") & pl.col("judge_score").is_not_null()) \
         if cells.height else cells
     if frame.is_empty():
         return pl.DataFrame(schema=SAMPLE_SCHEMA)
-    keys = list(zip(frame["system"].to_list(), frame["code"].to_list(), frame["version"].to_list(),
-                    [int(a) for a in frame["attempt"].to_list()], strict=True))
-    drawn = {}
-    if settings is not None:
-        drawn = draw(((k, float(u), json.loads(kinds or "[]")) for k, u, kinds in
-                      zip(keys, frame["audit_hash"].fill_null(1.0).to_list(), frame["kinds"].to_list(), strict=True)),
-                     settings)
-    inclusion = [drawn[k].inclusion if k in drawn else None for k in keys]
-    sampled = [bool(drawn[k].sampled) if k in drawn else False for k in keys]
-    out = frame.with_columns(pl.Series("inclusion", inclusion, dtype=pl.Float64),
-                             pl.Series("sampled", sampled, dtype=pl.Boolean))
+    frame = frame.with_row_index("_row")
+    if settings is None:
+        placed = frame.with_columns(pl.lit(None, dtype=pl.Float64).alias("inclusion"))
+    else:
+        kinds = (frame.select("_row", "system", "audit_hash",
+                              pl.col("kinds").str.json_decode(pl.List(pl.Utf8)).alias("kind"))
+                 .explode("kind").filter(pl.col("kind").is_not_null()))
+        k = settings.min_per_stratum
+        by = ["system", "kind"]
+        if k <= 0:
+            thresholds = kinds.with_columns(pl.lit(0.0).alias("_t"))
+        else:
+            thresholds = kinds.with_columns(
+                pl.when(pl.len().over(by) <= k).then(pl.lit(1.0))
+                .otherwise(pl.col("audit_hash").sort().over(by, mapping_strategy="join").list.get(k, null_on_oob=True))
+                .alias("_t"))
+        per_row = thresholds.group_by("_row").agg(pl.col("_t").max())
+        placed = frame.join(per_row, on="_row", how="left").with_columns(
+            pl.when(pl.col("_t").is_null()).then(None)
+            .otherwise(pl.max_horizontal(pl.lit(settings.rate), pl.col("_t")).clip(upper_bound=1.0))
+            .alias("inclusion"))
+    out = placed.with_columns(
+        (pl.col("inclusion").is_not_null() & (pl.col("audit_hash") < pl.col("inclusion"))).fill_null(False)
+        .alias("sampled"))
     out = out.with_columns((pl.col("sampled") & (pl.col("covered") >= pl.col("targets"))).alias("complete"))
     return out.select(list(SAMPLE_SCHEMA)).cast(pl.Schema(SAMPLE_SCHEMA)).sort(
         "system", "code", "version", "attempt")
@@ -94,14 +108,14 @@ def _one(rows: pl.DataFrame, settings: AuditSettings | None) -> dict[str, Any]:
     labeled = known | complete
     inclusion = rows["inclusion"].fill_null(1.0).to_numpy()
     weights = np.where(known, 1.0, 1.0 / np.maximum(inclusion, 1e-12))
-    clusters = rows["code"].to_list()
-    strata = known.astype(np.int64).tolist()
+    clusters = rows["code"].rank("dense").cast(pl.Int64).to_numpy()
+    strata = known.astype(np.int64)
 
-    def estimate(f: Any, y: Any) -> PPIResult:
-        labels = [float(v) if ok and v is not None else None for v, ok in zip(y, labeled, strict=True)]
+    def estimate(f: Any, y: pl.Series) -> PPIResult:
+        labels = np.where(labeled, y.cast(pl.Float64).fill_null(np.nan).to_numpy(), np.nan)
         return ppi_mean(np.asarray(f, dtype=np.float64), labels, weights=weights, clusters=clusters, strata=strata)
 
-    score = estimate(rows["judge_score"].to_numpy(), rows["human_score"].to_list())
+    score = estimate(rows["judge_score"].to_numpy(), rows["human_score"])
     out: dict[str, Any] = {
         "n": rows.height, "etalons": rows["code"].n_unique(), "judged": int((~known).sum()),
         "sampled": int(rows["sampled"].sum()), "audited": int((complete & ~known).sum()),
@@ -113,8 +127,7 @@ def _one(rows: pl.DataFrame, settings: AuditSettings | None) -> dict[str, Any]:
                ci_high_corrected=corrected["high"])
     for verdict in VERDICTS:
         f = (rows["judge_verdict"] == verdict).fill_null(False).cast(pl.Float64).to_numpy()
-        y = [None if v is None else float(v == verdict) for v in rows["human_verdict"].to_list()]
-        rate = estimate(f, y)
+        rate = estimate(f, rows["human_verdict"] == verdict)
         j, c = _figures(rate, "judge", 1.0), _figures(rate, "corrected", 1.0)
         out.update({f"{verdict}_rate_judge": j["value"], f"{verdict}_low_judge": j["low"],
                     f"{verdict}_high_judge": j["high"], f"{verdict}_rate_corrected": c["value"],

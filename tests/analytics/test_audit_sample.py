@@ -98,3 +98,28 @@ def test_settings_come_from_benchmark_yaml_or_mean_no_audit() -> None:
     assert AuditSettings.of({"audit": {"rate": 0.05, "min_per_stratum": 5, "seed": 1}}) == AuditSettings(0.05, 5, 1)
     assert AuditSettings.of({"review": {"reviewers": 1}}) is None
     assert AuditSettings.of(None) is None
+
+
+@pytest.mark.parametrize(("rate", "minimum"), [(0.05, 5), (0.2, 0), (0.01, 30), (1.0, 3)])
+def test_the_analytics_draw_on_columns_is_the_reference_draw(rate: float, minimum: int) -> None:
+    import json
+
+    import polars as pl
+
+    from evaluation.audit.estimates import sample
+
+    settings = AuditSettings(rate=rate, min_per_stratum=minimum, seed=23)
+    listed = [*cells(500, systems=("a", "b", "c"), rare=0.04), (("a", "EMPTY", "v", 1), ())]
+    frame = pl.DataFrame({
+        "benchmark": "b", "system": [k[0] for k, _ in listed], "code": [k[1] for k, _ in listed],
+        "version": [k[2] for k, _ in listed], "attempt": [k[3] for k, _ in listed], "methodology": "stielegi",
+        "indicative": False, "targets": [len(kinds) for _, kinds in listed],
+        "kinds": [json.dumps(list(kinds)) for _, kinds in listed],
+        "audit_hash": [audit_hash(23, *k) for k, _ in listed], "covered": 0, "score": 50.0, "status": "final",
+        "judge_score": 50.0, "judge_verdict": "partial", "human_score": 50.0, "human_verdict": "partial"})
+    got = {(r["system"], r["code"], r["version"], r["attempt"]): (r["inclusion"], r["sampled"])
+           for r in sample(frame, settings).iter_rows(named=True)}
+    reference = draw(((k, audit_hash(23, *k), kinds) for k, kinds in listed), settings)
+    assert {k: (d.inclusion, d.sampled) for k, d in reference.items()} == {k: v for k, v in got.items()
+                                                                          if v[0] is not None}
+    assert got[("a", "EMPTY", "v", 1)] == (None, False)
