@@ -124,3 +124,20 @@ def test_labelling_every_audit_item_reveals_the_judge_and_changes_no_score(page:
     assert "differs from the judge" in page.locator("[data-testid=audit-label-conclusion]").inner_text()
     assert _items(audit_server.home, "WEB-01") == []
     assert _scores(audit_server.home) == before
+
+
+def test_an_audit_label_undone_on_the_item_page_puts_the_answer_back_in_the_blind(page: Page,
+                                                                               audit_server: Server) -> None:
+    sign_in(page, audit_server, "elena")
+    item = next(i for i in _items(audit_server.home, "WEB-02") if i.endswith(":refusal"))
+    page.goto(audit_server.url + "/item?" + urlencode({"id": item}))
+    with page.expect_navigation():
+        page.click("[data-testid=decide-no]")
+    assert item not in _items(audit_server.home, "WEB-02")
+    page.goto(audit_server.url + "/item?" + urlencode({"id": item}))
+    labels = page.locator("[data-testid=audit-labels] li")
+    assert labels.count() == 1 and "changes no score" in labels.inner_text()
+    with page.expect_navigation():
+        labels.locator("button").click()
+    assert item in _items(audit_server.home, "WEB-02")
+    assert page.locator("[data-testid=blind]").is_visible()
