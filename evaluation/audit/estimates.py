@@ -56,11 +56,11 @@ def sample(cells: pl.DataFrame, settings: AuditSettings | None) -> pl.DataFrame:
         by = ["system", "kind"]
         if k <= 0:
             thresholds = kinds.with_columns(pl.lit(0.0).alias("_t"))
-        else:
-            thresholds = kinds.with_columns(
-                pl.when(pl.len().over(by) <= k).then(pl.lit(1.0))
-                .otherwise(pl.col("audit_hash").sort().over(by, mapping_strategy="join").list.get(k, null_on_oob=True))
-                .alias("_t"))
+        else:   # a stratum of at most K answers is audited whole; else its (K+1)-th smallest number
+            strata = kinds.group_by(by).agg(
+                pl.when(pl.len() <= k).then(pl.lit(1.0))
+                .otherwise(pl.col("audit_hash").bottom_k(k + 1).max()).alias("_t"))
+            thresholds = kinds.join(strata, on=by, how="left")
         per_row = thresholds.group_by("_row").agg(pl.col("_t").max())
         placed = frame.join(per_row, on="_row", how="left").with_columns(
             pl.when(pl.col("_t").is_null()).then(None)
@@ -178,6 +178,14 @@ def _rank(options: str, value: str | None) -> int:
     return listed.index(value) if value in listed else -1
 
 
+def _ranks(frame: pl.DataFrame, column: str) -> Any:
+    """The position of each row's value among its options (best first), computed once per distinct pair."""
+    pairs = frame.select("options", column).unique()
+    table = pairs.with_columns(pl.Series("_rank", [_rank(o, v) for o, v in pairs.iter_rows()], dtype=pl.Int64))
+    return frame.select("options", column).join(table, on=["options", column], how="left",
+                                                maintain_order="left")["_rank"].to_numpy()
+
+
 def judge_error(benchmark: str, drawn: pl.DataFrame, targets: pl.DataFrame) -> pl.DataFrame:
     """eval.judge_error: per element kind, how often the judge's automatic conclusion differs from the lawyer's
     value, over the audited targets, each weighted by the inverse of its answer's inclusion probability.
@@ -197,16 +205,11 @@ def judge_error(benchmark: str, drawn: pl.DataFrame, targets: pl.DataFrame) -> p
                                "too_few_audit": audited.height < MIN_AUDITED}
         if audited.height:
             weights = (1.0 / audited["inclusion"].to_numpy())
-            ranks = [(_rank(o, a), _rank(o, h)) for o, a, h in zip(
-                audited["options"].to_list(), audited["automatic"].to_list(), audited["human"].to_list(),
-                strict=True)]
-            wrong = np.array([float(a != h) for a, h in ranks])
-            above = np.array([float(a < h) for a, h in ranks])
-            below = np.array([float(a > h) for a, h in ranks])
-            rate, low, high = weighted_rate(wrong, weights)
+            a, h = _ranks(audited, "automatic"), _ranks(audited, "human")
+            rate, low, high = weighted_rate((a != h).astype(np.float64), weights)
             row.update(error_rate=rate, error_low=low, error_high=high,
-                       judge_yes_human_no=weighted_rate(above, weights)[0],
-                       judge_no_human_yes=weighted_rate(below, weights)[0])
+                       judge_yes_human_no=weighted_rate((a < h).astype(np.float64), weights)[0],
+                       judge_no_human_yes=weighted_rate((a > h).astype(np.float64), weights)[0])
         rows.append(row)
     frame = pl.DataFrame(rows, schema=ERROR_SCHEMA, infer_schema_length=None) if rows else \
         pl.DataFrame(schema=ERROR_SCHEMA)
