@@ -219,7 +219,10 @@ def disagree(home: Home, item_id: str, by: str, note: str, *, via: str = CLI) ->
     return decision_id
 
 
-def decide(home: Home, item_id: str, value: str, by: str, note: str | None, *, via: str = CLI) -> str:
+def decide(home: Home, item_id: str, value: str, by: str, note: str | None, *, via: str = CLI,
+           messages: list[str] | None = None) -> str:
+    """Record a decision (or, on an element of the audit sample, an audit label); `messages` receives what the
+    person should read next (after an audit label: the judge's conclusion it was blind to)."""
     from evaluation.engine import humans
 
     try:
@@ -227,6 +230,8 @@ def decide(home: Home, item_id: str, value: str, by: str, note: str | None, *, v
     except _EngineRefused as exc:
         raise Refused(str(exc)) from None
     _journal(home, consequence)
+    if messages is not None:
+        messages.extend(consequence.messages)
     return decision_id
 
 

@@ -87,7 +87,12 @@ def _parser() -> argparse.ArgumentParser:
     decide.add_argument("value")
     decide.add_argument("--by", required=True)
     decide.add_argument("--note")
-    undo = review_sub.add_parser("undo", parents=[common], help="revoke a decision")
+    disagree = review_sub.add_parser("disagree", parents=[common],
+                                     help="mark disagreement with the conclusion in force: the element opens again")
+    disagree.add_argument("id")
+    disagree.add_argument("--by", required=True)
+    disagree.add_argument("--note", required=True, help="what is wrong with the conclusion")
+    undo = review_sub.add_parser("undo", parents=[common], help="revoke a decision or an audit label")
     undo.add_argument("decision_id")
     undo.add_argument("--by", required=True)
     approve = review_sub.add_parser("approve", parents=[common], help="approve an evaluation once nothing is open")
@@ -170,6 +175,8 @@ def _dispatch(args: argparse.Namespace, home: Home) -> int:
             return c.review_list(home, as_json=args.json)
         if args.review_command == "decide":
             return c.review_decide(home, args.id, args.value, args.by, args.note)
+        if args.review_command == "disagree":
+            return c.review_disagree(home, args.id, args.by, args.note)
         if args.review_command == "undo":
             return c.review_undo(home, args.decision_id, args.by)
         return c.review_approve(home, args.system, args.code, args.by)

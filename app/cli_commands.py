@@ -292,7 +292,17 @@ def review_list(home: Home, as_json: bool) -> int:
 
 
 def review_decide(home: Home, item_id: str, value: str, by: str, note: str | None) -> int:
-    decision_id = actions.decide(home, item_id, value, by, note)
+    messages: list[str] = []
+    decision_id = actions.decide(home, item_id, value, by, note, messages=messages)
+    for message in messages:
+        print(message)
+    print(decision_id)
+    return 0
+
+
+def review_disagree(home: Home, item_id: str, by: str, note: str) -> int:
+    decision_id = actions.disagree(home, item_id, by, note)
+    print("disagreement recorded: the element is open again until someone decides it")
     print(decision_id)
     return 0
 

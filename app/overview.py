@@ -99,12 +99,15 @@ def status(home: Home) -> list[str]:
     snap = snapshot(lake)
     out.append(f"waiting for answers: {len(snap.waiting_answers)} cell(s)")
     out += _listed([f"{s} on {c}" for s, _, c in snap.waiting_answers])
-    items = _query(lake, "SELECT system, code, target, why FROM eval.review ORDER BY system, code, attempt, target")
+    items = _query(lake, "SELECT system, code, target, why, situation FROM eval.review "
+                         "ORDER BY system, code, attempt, target")
     resign = signatures_to_reconfirm(lake)
     unsigned = [c for (_, c), e in sorted(snap.etalons.items()) if e.status == "pool"]
-    out.append(f"waiting for a human: {len(items)} review item(s), {len(resign)} signature(s) to re-confirm, "
-               f"{len(unsigned)} etalon(s) not signed")
-    out += _listed([f"review: {s} on {c}, {t}: {w}" for s, c, t, w in items])
+    audits = sum(1 for *_, situation in items if situation == "audit")
+    of_them = f" ({audits} of them in the audit sample of the judge)" if audits else ""
+    out.append(f"waiting for a human: {len(items)} review item(s){of_them}, {len(resign)} signature(s) to "
+               f"re-confirm, {len(unsigned)} etalon(s) not signed")
+    out += _listed([f"review: {s} on {c}, {t}: {w}" for s, c, t, w, _ in items])
     out += _listed([f"re-confirm: {r['code']}: {r['why']}" for r in resign])
     out += _listed([f"sign: {c}" for c in unsigned])
     return out

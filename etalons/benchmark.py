@@ -34,6 +34,24 @@ class ReviewSettings(BaseModel):
     reviewers: int = Field(default=1, ge=1, le=5, description="Independent lawyers needed per review item")
 
 
+class AuditSettings(BaseModel):
+    """A random audit of the judge: lawyers label a sample of automatically settled answers, blind to the judge.
+
+    `rate`: the share of judged answers drawn; `min_per_stratum`: at least this many per system and element kind
+    (the smallest hashes top a small stratum up); `seed`: recorded, so the same cells always draw the same
+    sample; `target_half_width`: the corrected interval's half-width the planner counts labels for."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rate: float = Field(gt=0, le=1, description="Share of judged answers audited, e.g. 0.05")
+    min_per_stratum: int = Field(default=5, ge=0, le=10_000,
+                                 description="At least this many audited answers per system and element kind")
+    seed: int = Field(ge=0, le=2**63 - 1, description="Recorded seed of the draw: any whole number")
+    target_half_width: float | None = Field(default=None, gt=0, le=100,
+                                            description="Optional: the corrected interval's half-width (points) "
+                                                        "the planner counts audit labels for")
+
+
 class BenchmarkConfig(BaseModel):
     """What `benchmark.yaml` may hold; weights and thresholds stay raw, the methodology reads them."""
 
@@ -62,6 +80,8 @@ class BenchmarkConfig(BaseModel):
                                            f"default: one per {ETALONS_PER_SHARD} etalons")
     review: ReviewSettings = Field(default_factory=ReviewSettings,
                                    description="Human review: {reviewers: 2} asks for blind double review")
+    audit: AuditSettings | None = Field(default=None,
+                                        description="Audit of the judge: {rate: 0.05, min_per_stratum: 5, seed: 1}")
 
 
 @dataclass(frozen=True)
@@ -80,6 +100,7 @@ class Benchmark:
     scoring: dict[str, dict[str, Any]] = field(default_factory=dict)
     shards: int = 1
     review: dict[str, Any] = field(default_factory=dict)
+    audit: dict[str, Any] | None = None
 
     @property
     def reviewers(self) -> int:
@@ -93,7 +114,8 @@ class Benchmark:
         """Everything of benchmark.yaml that changes scores or partitions: fingerprinted by the engine."""
         return {"methodology": self.methodology, "weights": self.weights, "thresholds": self.thresholds,
                 "partial_credit": self.partial_credit, "penalty": self.penalty, "scoring": self.scoring,
-                "shards": self.shards, "review": self.review}
+                "shards": self.shards, "review": self.review,
+                **({"audit": self.audit} if self.audit is not None else {})}
 
     @classmethod
     def from_config(cls, folder: Path, config: BenchmarkConfig, etalons: int = 0) -> Benchmark:
@@ -110,6 +132,7 @@ class Benchmark:
             scoring={k: dict(v) for k, v in config.scoring.items()},
             shards=config.shards or default_shards(etalons),
             review=config.review.model_dump(),
+            audit=config.audit.model_dump() if config.audit is not None else None,
         )
 
 

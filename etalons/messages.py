@@ -41,10 +41,16 @@ def describe(error: ErrorDetails, allowed_keys: Iterable[str] = ()) -> str:
         return f"expected text matching {ctx.get('pattern')}, got {got}"
     if kind in ("int_parsing", "int_type", "int_from_float"):
         return f"expected a whole number, got {got}"
-    if kind in ("greater_than_equal", "greater_than"):
-        return f"expected at least {ctx.get('ge', ctx.get('gt'))}, got {got}"
-    if kind in ("less_than_equal", "less_than"):
-        return f"expected at most {ctx.get('le', ctx.get('lt'))}, got {got}"
+    if kind in ("float_parsing", "float_type"):
+        return f"expected a number, got {got}"
+    if kind == "greater_than_equal":
+        return f"expected at least {ctx.get('ge')}, got {got}"
+    if kind == "greater_than":
+        return f"expected more than {ctx.get('gt')}, got {got}"
+    if kind == "less_than_equal":
+        return f"expected at most {ctx.get('le')}, got {got}"
+    if kind == "less_than":
+        return f"expected less than {ctx.get('lt')}, got {got}"
     if kind == "string_too_short":
         return "expected non-empty text"
     if kind == "string_type":

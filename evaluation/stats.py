@@ -353,3 +353,42 @@ def krippendorff_alpha(units: Sequence[Sequence[Hashable]]) -> float | None:
     if expected == 0:
         return None
     return 1.0 - (n - 1) * observed / expected
+
+
+# Prediction-powered estimates (a mean of the judge's figures corrected by a random audit of lawyers' labels) live
+# beside these functions and are importable from here too.
+from evaluation.ppi import (  # noqa: E402
+    Estimate,
+    PPIResult,
+    clustered_mean,
+    ppi_half_width,
+    ppi_mean,
+    ppi_sample_size,
+    weighted_rate,
+)
+
+__all__ = [
+    "Estimate",
+    "FloatArray",
+    "PPIResult",
+    "brier_score",
+    "cluster_bootstrap_means",
+    "clustered_mean",
+    "cohen_kappa",
+    "krippendorff_alpha",
+    "mcnemar_exact",
+    "mean_pass_at_k",
+    "mean_pass_hat_k",
+    "paired_bootstrap",
+    "pass_at_k",
+    "pass_hat_k",
+    "percentile_interval",
+    "ppi_half_width",
+    "ppi_mean",
+    "ppi_sample_size",
+    "sample_size",
+    "selective",
+    "weight_chunks",
+    "weighted_rate",
+    "wilson_interval",
+]

@@ -16,7 +16,8 @@ STAGE_ASSETS: dict[str, tuple[str, ...]] = {
     "corpus": ("corpus",), "etalons": ("etalons",), "sources": ("etalon_sources",), "answers": ("answers",),
     "citations": ("citations",), "judgments": ("judgments",), "scores": ("scores",), "signatures": ("signatures",),
     "analytics": ("leaderboard", "leaderboard_indicative", "slices", "paired", "judge_agreement",
-                  "judge_disagreements", "pass_at_k", "calibration"),
+                  "judge_disagreements", "pass_at_k", "calibration", "leaderboard_corrected", "judge_error",
+                  "audit_sample", "audit_items"),
     "report": ("report",),
 }
 

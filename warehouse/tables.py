@@ -431,6 +431,47 @@ class ReviewItemRow:
     options: str
 
 
+@table("audit_cells", keys=("benchmark", "shard", "system"))
+@dataclass(frozen=True)
+class AuditCellRow:
+    """An answer's part in the audit of the judge (evaluation.audit.cells): how many of its elements the judge
+    settled on its own, how many of those have a lawyer's value, its place in the draw and its two scores."""
+
+    system: str
+    benchmark: str
+    code: str
+    version: str
+    attempt: int
+    methodology: str
+    targets: int
+    kinds: str                   # JSON list of the targets' element kinds
+    covered: int
+    audit_hash: float | None     # null when the benchmark asks for no audit
+    judge_score: float | None    # every target at the judge's conclusion
+    judge_verdict: str | None
+    human_score: float | None    # every target at the lawyer's value where there is one
+    human_verdict: str | None
+
+
+@table("audit_targets", keys=("benchmark", "shard", "system"))
+@dataclass(frozen=True)
+class AuditTargetRow:
+    """One element the judge settled automatically, with the lawyer's value once there is one."""
+
+    system: str
+    benchmark: str
+    code: str
+    version: str
+    attempt: int
+    target: str
+    kind: str
+    options: str                 # JSON list, best first
+    automatic: str
+    human: str | None
+    source: str | None           # decision (the normal review settled it) | audit (an audit label)
+    label_id: str | None
+
+
 @table("ledger", keys=("stage", "benchmark", "shard", "system"))
 @dataclass(frozen=True)
 class LedgerRow:
@@ -504,6 +545,26 @@ class RevocationRow:
     via: str | None
 
 
+@table("audits", keys=("benchmark", "code", "event"), events=True)
+@dataclass(frozen=True)
+class AuditRow:
+    """A lawyer's label on an element of the audit sample, given without seeing the judge's conclusion. Kept
+    apart from the decisions: it never changes a score (evaluation.audit)."""
+
+    decision_id: str
+    benchmark: str
+    system: str
+    code: str
+    version: str
+    attempt: int
+    target: str
+    label: str
+    decided_by: str
+    decided_at: str
+    note: str | None
+    via: str | None
+
+
 @table("approvals", keys=("benchmark", "code", "event"), events=True)
 @dataclass(frozen=True)
 class ApprovalRow:
@@ -568,6 +629,107 @@ class PairedRow:
     diff: float | None
     diff_low: float | None
     diff_high: float | None
+
+
+@table("audit_sample", keys=("benchmark",))
+@dataclass(frozen=True)
+class AuditSampleRow:
+    benchmark: str
+    system: str
+    code: str
+    version: str
+    attempt: int
+    methodology: str
+    indicative: bool
+    targets: int
+    kinds: str
+    audit_hash: float | None
+    inclusion: float | None
+    sampled: bool
+    covered: int
+    complete: bool
+    score: float | None
+    judge_score: float | None
+    judge_verdict: str | None
+    human_score: float | None
+    human_verdict: str | None
+
+
+@table("audit_items", keys=("benchmark",))
+@dataclass(frozen=True)
+class AuditItemRow:
+    id: str
+    benchmark: str
+    system: str
+    code: str
+    version: str
+    attempt: int
+    target: str
+    kind: str
+    why: str
+    options: str
+    situation: str
+    covered: bool
+
+
+@table("leaderboard_corrected", keys=("benchmark",))
+@dataclass(frozen=True)
+class CorrectedRow:
+    benchmark: str
+    methodology: str
+    system: str
+    indicative: bool
+    n: int
+    etalons: int
+    judged: int
+    sampled: int
+    audited: int
+    too_few_audit: bool
+    lam: float | None
+    mean_score_judge: float | None
+    ci_low_judge: float | None
+    ci_high_judge: float | None
+    mean_score_corrected: float | None
+    ci_low_corrected: float | None
+    ci_high_corrected: float | None
+    positive_rate_judge: float | None
+    positive_low_judge: float | None
+    positive_high_judge: float | None
+    positive_rate_corrected: float | None
+    positive_low_corrected: float | None
+    positive_high_corrected: float | None
+    partial_rate_judge: float | None
+    partial_low_judge: float | None
+    partial_high_judge: float | None
+    partial_rate_corrected: float | None
+    partial_low_corrected: float | None
+    partial_high_corrected: float | None
+    negative_rate_judge: float | None
+    negative_low_judge: float | None
+    negative_high_judge: float | None
+    negative_rate_corrected: float | None
+    negative_low_corrected: float | None
+    negative_high_corrected: float | None
+    half_width: float | None
+    half_width_if_doubled: float | None
+    target_half_width: float | None
+    more_audited_for_target: int | None
+
+
+@table("judge_error", keys=("benchmark",))
+@dataclass(frozen=True)
+class JudgeErrorRow:
+    benchmark: str
+    kind: str
+    elements: int
+    sampled: int
+    audited: int
+    too_few_audit: bool
+    error_rate: float | None
+    error_low: float | None
+    error_high: float | None
+    judge_yes_human_no: float | None
+    judge_no_human_yes: float | None
 
 
 def schema(name: str) -> pa.Schema:

@@ -288,7 +288,7 @@ def _approval_refusal(bench: Workbench, view: item.CellView, me: security.Identi
 
 # What a human act changes in the snapshot. The engine re-scores the act's cells before the action returns
 # (its fast path), so reloading these tables is all a page needs; only a saved etalon file asks for a refresh.
-SCORED = ("decisions", "review", "scores", "leaderboard")
+SCORED = ("decisions", "audits", "review", "scores", "leaderboard")
 
 
 async def _act(request: Request, work: Callable[[], str], back: str, refresh: bool = False,
@@ -320,8 +320,12 @@ async def decide(request: Request) -> Response:
     session = request.state.session
 
     def work() -> str:
-        decision_id = actions.decide(bench.home, target_id, value, me.user.name, note, via=me.via)
+        messages: list[str] = []
+        decision_id = actions.decide(bench.home, target_id, value, me.user.name, note, via=me.via,
+                                     messages=messages)
         session.last_decision = decision_id
+        if messages:   # an audit label: and, once the answer's labels are all in, what the judge had concluded
+            return " ".join(m.split(" To put a lawyer's value in force")[0] for m in messages) + " Press u to undo."
         return f"Recorded {value} on {target_id.split(':', 4)[-1]} ({target_id.split(':')[1]}, " \
                f"{target_id.split(':')[0]}). Press u to undo."
     return await _act(request, work, back)

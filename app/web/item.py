@@ -4,6 +4,10 @@ The element states are recomputed here with the scorer's own pure functions (ele
 target_reviews) from the judgments and decisions of this one cell, so the page shows a decision the moment
 it is recorded, before the cell is re-scored; the score, verdict and the rule that decided it come from
 eval.scores and say when they were computed.
+
+An answer of the audit sample with an audit item still waiting is shown blind: no judge run, verdict, quote,
+automatic conclusion or score (they would tell the lawyer what the judge said), until every audit item of the
+answer has its label; then the labels are shown beside the judge's conclusions.
 """
 
 from __future__ import annotations
@@ -57,6 +61,13 @@ class CellView:
     history: list[Decision]
     reviewers_required: int
     open_ids: set[str] = field(default_factory=set)
+    audit_waiting: set[str] = field(default_factory=set)        # targets of audit items waiting for a label
+    audit_labels: dict[str, dict[str, Any]] = field(default_factory=dict)   # target -> the label in force
+
+    @property
+    def blind(self) -> bool:
+        """Whether the page must hide what the judge said: an audit item of this answer waits for its label."""
+        return bool(self.audit_waiting)
 
 
 def decisions_of(rows: list[dict[str, Any]]) -> list[Decision]:
@@ -102,7 +113,12 @@ def cell(snap: Snapshot, corpus: Corpus, system: str, code: str, version: str, a
     decision_rows = snap.rows(f"SELECT * FROM decisions WHERE {where} ORDER BY decided_at, decision_id", key)
     history = decisions_of(decision_rows)
     reviews = target_reviews(history, reviewers_required)
-    open_ids = {r["id"] for r in snap.rows(f"SELECT id FROM review WHERE {where}", key)}
+    waiting = snap.rows(f"SELECT id, target, situation FROM review WHERE {where}", key)
+    open_ids = {r["id"] for r in waiting if r.get("situation") != "audit"}
+    audit_waiting = {r["target"] for r in waiting if r.get("situation") == "audit"}
+    audit_labels = {r["target"]: r for r in snap.rows(
+        f"SELECT * FROM audits WHERE {where} AND revoked_at IS NULL ORDER BY decided_at, decision_id", key)} \
+        if snap.has_column("audits", "label") else {}
     cand_elements = [Element(c["element"], c["kind"], c["text"], detail=json.loads(c["detail"] or "{}"))
                      for c in candidates]
     elements: list[ElementView] = []
@@ -119,18 +135,24 @@ def cell(snap: Snapshot, corpus: Corpus, system: str, code: str, version: str, a
     selected = next((e for e in elements if e.element.id == target), None) if target else \
         next((e for e in elements if e.is_open), elements[0] if elements else None)
     text = (answer or {}).get("text") or ""
+    if audit_waiting:   # blind: nothing the judge said reaches the page
+        for e in elements:
+            e.runs = []
+        judgments = []
     quoted = [j for j in judgments if j.get("quote")]
     spans_for = [j["quote"] for j in quoted]
     segments = highlight(text, spans_for)
     marked = {n for s in segments for n in s.marks}
     quotes = [{"n": n, "element": j["element"], "run": j["run"], "quote": j["quote"],
                "found": n in marked, "quote_found": bool(j.get("quote_found"))} for n, j in enumerate(quoted)]
-    score = snap.one(f"SELECT * FROM scores WHERE {where}", key)
+    score = None if audit_waiting else snap.one(f"SELECT * FROM scores WHERE {where}", key)
     components = json.loads(score["components"]) if score and score.get("components") else {}
     notes = json.loads(score["notes"]) if score and score.get("notes") else []
     cited = [(c, corpus.resolve_row(c)) for c in snap.rows(f"SELECT * FROM citations WHERE {where} ORDER BY start", key)]
     expected = [(s, corpus.resolve_text(s["citation"], etalon.jurisdiction))
                 for s in snap.rows("SELECT * FROM sources WHERE code = ? AND version = ? ORDER BY idx", [code, version])]
+    if audit_waiting and (selected is None or selected.element.id not in audit_waiting) and target is None:
+        selected = next((e for e in elements if e.element.id in audit_waiting), selected)
     return CellView(system, code, version, attempt, row["benchmark"], methodology, etalon, row, answer, segments,
                     quotes, elements, selected, score, components, notes, cited, expected, candidates, history,
-                    reviewers_required, open_ids)
+                    reviewers_required, open_ids, audit_waiting, audit_labels)

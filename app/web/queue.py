@@ -3,7 +3,7 @@
 One request builds the filtered queue once as a temporary table and answers everything from it (the page,
 the counts per benchmark, system, etalon and situation, the neighbours of an item), so its cost does not
 grow with the number of filters shown. Situations are the methodology's four, named by the element kind,
-plus the etalons whose signature waits to be given again.
+plus the audit sample of the judge (labelled blind) and the etalons whose signature waits to be given again.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ SITUATIONS: dict[str, str] = {
     "condition": "conditional source",
     "critical": "possible critical error",
     "hallucination": "possible hallucination",
+    "audit": "audit sample (blind)",
     "signature": "signature to re-confirm",
 }
-SITUATION_SQL = """CASE split_part(r.target, ':', 1)
+SITUATION_SQL = """CASE WHEN r.situation = 'audit' THEN 'audit' ELSE CASE split_part(r.target, ':', 1)
     WHEN 'condition' THEN 'condition' WHEN 'critical' THEN 'critical' WHEN 'gross_error' THEN 'critical'
-    WHEN 'hallucination' THEN 'hallucination' ELSE 'text' END"""
+    WHEN 'hallucination' THEN 'hallucination' ELSE 'text' END END"""
 ORDER = "code, system, attempt, target"   # codes are unique across benchmarks
 FACETS = ("benchmark", "system", "code", "situation")
 

@@ -43,6 +43,7 @@ TABLES: dict[str, str] = {
 }
 EVENTS: dict[str, str] = {
     "decisions": "SELECT * FROM eval.decisions",
+    "audits": "SELECT * FROM eval.audits",
     "signatures": "SELECT * FROM bench.signatures",
 }
 OPTIONAL: dict[str, str] = {   # views the engine adds (a law's amendment reaching the etalons)
@@ -52,6 +53,7 @@ INDEXES: dict[str, Sequence[str]] = {
     "review": ("id", "code", "system"),
     "scores": ("code", "system"),
     "decisions": ("code", "system"),
+    "audits": ("code", "system"),
     "answers": ("code", "system"),
     "citations": ("code", "system"),
     "judgments": ("code", "system"),

@@ -17,7 +17,7 @@ from typing import Any
 from evaluation.engine.keys import Part, Shard
 from evaluation.engine.stages.base import Result, reconcile
 from evaluation.engine.world import World
-from warehouse.tables import ApprovalRow, DecisionRow, RevocationRow
+from warehouse.tables import ApprovalRow, AuditRow, DecisionRow, RevocationRow
 
 
 class Refused(Exception):
@@ -31,6 +31,7 @@ class Consequence:
     results: list[Result] = field(default_factory=list)
     leaderboards: list[tuple[str, str]] = field(default_factory=list)
     signatures: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)    # what the person should read (an audit's reveal)
 
 
 def locate(world: World, code: str) -> Shard:
@@ -62,6 +63,7 @@ def open_items(world: World, part: Part) -> list[dict[str, Any]]:
 
 def rescore(world: World, part: Part) -> Consequence:
     """Re-score one partition's changed cells and refresh the leaderboard rows of its system."""
+    from evaluation.engine import audit
     from evaluation.engine.stages import STAGES
     from evaluation.engine.stages.analytics import refresh_leaderboard_rows
 
@@ -72,6 +74,7 @@ def rescore(world: World, part: Part) -> Consequence:
     if result.recomputed or result.output_changed:
         refresh_leaderboard_rows(world, part.benchmark, part.system)
         consequence.leaderboards.append((part.benchmark, part.system))
+        audit.refresh(world, part.benchmark)
     return consequence
 
 
@@ -123,29 +126,80 @@ def _record(world: World, shard: Shard, decision: Any, note: str | None, via: st
                             system=decision.system)
 
 
-def _item(world: World, item_id: str) -> tuple[Part, Any]:
+def _item(world: World, item_id: str) -> tuple[Part, Any, bool]:
+    """The review item of an element of a current cell, and whether it is open."""
     from evaluation.records import ReviewItem
 
     system, code, version, attempt, target = parse_item(item_id)
     part = Part(locate(world, code), system)
     item = next((r for r in open_items(world, part) if r["id"] == item_id), None)
     if item is not None:
-        return part, ReviewItem(system, code, version, attempt, target, item["why"], tuple(json.loads(item["options"])))
+        return part, ReviewItem(system, code, version, attempt, target, item["why"],
+                                tuple(json.loads(item["options"]))), True
     options = element_options(world, part, code, version, attempt, target)
     if options is None:
         raise Refused(f"no review item {item_id!r}; `etalon review list` shows the open ones")
     return part, ReviewItem(system, code, version, attempt, target, "a human overrules the automatic conclusion",
-                            options)
+                            options), False
+
+
+def audit_target(world: World, part: Part, item_id: str) -> dict[str, Any] | None:
+    """The element's row in the audit sample (evaluation.audit), when it is drawn: None otherwise."""
+    if not any(r["id"] == item_id for r in world.lake.read("audit_items", part.benchmark).to_pylist()):
+        return None
+    _, code, version, attempt, target = parse_item(item_id)
+    return next((t for t in world.lake.read("audit_targets", *part.lake_key()).to_pylist()
+                 if (t["code"], t["version"], int(t["attempt"]), t["target"]) == (code, version, attempt, target)),
+                None)
+
+
+def _label(world: World, part: Part, item: Any, value: str, by: str, note: str | None,
+           via: str) -> tuple[str, Consequence]:
+    """Record an audit label: kept apart from the decisions, it changes no score. Once every audit item of the
+    answer has its label, say what the judge had concluded on each (never before: the labels stay blind)."""
+    if value not in item.options:
+        raise Refused(f"{item.id}: {value!r} is not a valid label; expected one of {', '.join(item.options)}")
+    if not by.strip():
+        raise Refused(f"{item.id}: an audit label needs the name of who gives it (--by)")
+    label_id = uuid.uuid4().hex[:12]
+    world.lake.append_event("audits", (part.benchmark, item.code), AuditRow(
+        decision_id=label_id, benchmark=part.benchmark, system=item.system, code=item.code, version=item.version,
+        attempt=item.attempt, target=item.target, label=value, decided_by=by.strip(), decided_at=now_precise(),
+        note=note, via=via), event_id=label_id, system=item.system)
+    consequence = rescore(world, part)
+    targets = [t for t in world.lake.read("audit_targets", *part.lake_key()).to_pylist()
+               if (t["code"], t["version"], int(t["attempt"])) == (item.code, item.version, item.attempt)]
+    waiting = [t["target"] for t in targets if t["human"] is None]
+    said = f"audit label {value} recorded on {item.target} ({item.code}, {item.system}); it changes no score."
+    if waiting:
+        consequence.messages.append(f"{said} {len(waiting)} audit item(s) of this answer still wait "
+                                    f"({', '.join(waiting)}): the judge's conclusions are shown once they are "
+                                    "labelled.")
+        return label_id, consequence
+    differ = [t for t in targets if t["human"] != t["automatic"]]
+    shown = "; ".join(f"{t['target']}: judge {t['automatic']}, lawyer {t['human']}"
+                      + (" (differs)" if t["human"] != t["automatic"] else "") for t in targets)
+    advice = (f" To put a lawyer's value in force, mark disagreement: `etalon review disagree "
+              f"{item.system}:{item.code}:{item.version}:{item.attempt}:TARGET --by NAME --note TEXT`."
+              if differ else "")
+    consequence.messages.append(f"{said} Every audit item of this answer is labelled; the judge had concluded: "
+                                f"{shown}.{advice}")
+    return label_id, consequence
 
 
 def decide(world: World, item_id: str, value: str, by: str, note: str | None = None,
            via: str = "cli --by") -> tuple[str, Consequence]:
     """Record a decision on any element of a current cell (an open item, or a settled one overruled); on a
-    split double review it is the adjudication, refused to the reviewers who split."""
+    split double review it is the adjudication, refused to the reviewers who split. On an element of the audit
+    sample that no human decision settles, it is an audit label (evaluation.audit), which changes no score."""
     from evaluation.review import decision_kind_for, new_decision
 
-    part, item = _item(world, item_id)
-    kind, refusal = decision_kind_for(target_review(world, item_id), by)
+    part, item, is_open = _item(world, item_id)
+    review = target_review(world, item_id)
+    unsettled = not is_open and (review is None or review.state == "automatic")
+    if unsettled and audit_target(world, part, item_id) is not None:
+        return _label(world, part, item, value, by, note, via)
+    kind, refusal = decision_kind_for(review, by)
     if refusal:
         raise Refused(refusal)
     try:
@@ -160,7 +214,7 @@ def disagree(world: World, item_id: str, by: str, note: str, via: str = "cli --b
     """Mark disagreement with the conclusion in force on any element: it becomes an open item again."""
     from evaluation.review import new_disagreement
 
-    part, item = _item(world, item_id)
+    part, item, _ = _item(world, item_id)
     review = target_review(world, item_id)
     disputed = review.effective.decision if review is not None and review.effective is not None else None
     try:
@@ -177,14 +231,16 @@ def decisions_of(world: World, benchmark: str, code: str) -> list[dict[str, Any]
 
 
 def find_decision(world: World, decision_id: str) -> dict[str, Any]:
-    for benchmark in world.lake.folders("decisions"):
-        for code in world.lake.folders("decisions", benchmark):
-            for name in world.lake.event_names("decisions", benchmark, code):
-                if name.endswith(f"@{decision_id}"):
-                    rows = world.lake.read_events("decisions", benchmark, code, names=[name]).to_pylist()
-                    if rows:
-                        found: dict[str, Any] = rows[0]
-                        return found
+    """A decision or an audit label by its id (an undo revokes either)."""
+    for table in ("decisions", "audits"):
+        for benchmark in world.lake.folders(table):
+            for code in world.lake.folders(table, benchmark):
+                for name in world.lake.event_names(table, benchmark, code):
+                    if name.endswith(f"@{decision_id}"):
+                        rows = world.lake.read_events(table, benchmark, code, names=[name]).to_pylist()
+                        if rows:
+                            found: dict[str, Any] = rows[0]
+                            return found
     raise Refused(f"no decision with id {decision_id!r}")
 
 
@@ -312,6 +368,7 @@ def record_signature(world: World, code: str, by: str, via: str = "cli --by",
 
 def after_signature(world: World, benchmark: str) -> Consequence:
     """Signatures decide what is indicative: verify them again and refresh the benchmark's leaderboard rows."""
+    from evaluation.engine import audit
     from evaluation.engine.stages import STAGES
     from evaluation.engine.stages.analytics import refresh_leaderboard_rows
 
@@ -321,6 +378,7 @@ def after_signature(world: World, benchmark: str) -> Consequence:
     for system in world.systems.systems:
         refresh_leaderboard_rows(world, benchmark, system.id)
         consequence.leaderboards.append((benchmark, system.id))
+    audit.refresh(world, benchmark)    # the corrected leaderboard counts signed etalons apart, like the leaderboard
     return consequence
 
 

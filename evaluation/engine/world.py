@@ -199,11 +199,11 @@ class World:
         return self.lake.event_names(table, benchmark, code)
 
     def human_names(self, benchmark: str, codes: Iterable[str], system: str) -> dict[str, list[str]]:
-        """Per code: the names of the decision, undo and approval events that concern `system`."""
+        """Per code: the names of the decision, audit label, undo and approval events that concern `system`."""
         prefix = f"{_segment(system)}{EVENT_SEPARATOR}"
         wanted = set(codes)
         out: dict[str, list[str]] = defaultdict(list)
-        for table in ("decisions", "revocations", "approvals"):
+        for table in ("decisions", "audits", "revocations", "approvals"):
             for code in self._codes_with_events(table, benchmark) & wanted:
                 found = [f"{table}/{n}" for n in self.event_names(table, benchmark, code) if n.startswith(prefix)]
                 if found:   # another system's first event on the code changes nothing here

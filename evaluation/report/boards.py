@@ -72,6 +72,8 @@ def boards(data: ReportData) -> list[Board]:
                 tables = {name: _of_benchmark(data.view(name), benchmark) for name in PER_BENCHMARK}
             else:
                 tables = _computed(mine)
+            for name in ("leaderboard_corrected", "judge_error"):   # per methodology already, or per kind
+                tables[name] = _of_benchmark(data.view(name), benchmark)
             overrides = None if data.overrides is None else data.overrides.get(str(benchmark), {})
             bands = None if data.overrides is None else bands_for(str(methodology), overrides)
             others = tuple(str(m) for m in methodologies if m != methodology)

@@ -21,7 +21,7 @@ import polars as pl
 from warehouse.catalog import query
 
 ANALYTICS_VIEWS = ("leaderboard", "slices", "paired", "pass_at_k", "calibration", "judge_agreement",
-                   "judge_disagreements")
+                   "judge_disagreements", "leaderboard_corrected", "judge_error")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,11 @@ LEADERBOARD_COLUMNS = ("system", "n", "mean_score", "ci_low", "ci_high", "positi
                        "needs_input", "errors", "positive_rate", "positive_low", "positive_high")
 PAIRED_COLUMNS = ("system_a", "system_b", "n", "both", "only_a", "only_b", "neither", "mcnemar_p", "diff",
                   "diff_low", "diff_high")
+CORRECTED_COLUMNS = ("system", "indicative", "n", "judged", "audited", "too_few_audit", "mean_score_judge",
+                     "ci_low_judge", "ci_high_judge", "mean_score_corrected", "ci_low_corrected", "ci_high_corrected",
+                     "positive_rate_judge", "positive_rate_corrected", "half_width", "half_width_if_doubled")
+ERROR_COLUMNS = ("kind", "elements", "audited", "too_few_audit", "error_rate", "error_low", "error_high",
+                 "judge_yes_human_no", "judge_no_human_yes")
 JUDGE_COLUMNS = ("kind", "elements", "missing_verdicts", "run_pairs", "run_agreement", "run_kappa",
                  "human_pairs", "human_agreement", "human_kappa")
 
@@ -47,6 +52,15 @@ def markdown_report(boards: Sequence[Board], judge_agreement: pl.DataFrame | Non
         if board.mixed_with:
             text += (f"\n\nComputed from eval.scores for {board.methodology} alone: eval.leaderboard's row for "
                      f"{board.benchmark} also averages {', '.join(board.mixed_with)}.")
+        corrected = board.table("leaderboard_corrected")
+        if corrected.height and "methodology" in corrected.columns:
+            mine = corrected.filter(pl.col("methodology") == board.methodology)
+            if mine.height and int(mine["judged"].sum()):
+                text += "\n\nCorrected for the judge's errors (eval.leaderboard_corrected)\n\n" + markdown_table(
+                    mine, CORRECTED_COLUMNS)
+                errors = markdown_table(board.table("judge_error"), ERROR_COLUMNS)
+                if errors:
+                    text += "\n\nThe judge's measured error per element kind (eval.judge_error)\n\n" + errors
         pairs = markdown_table(board.table("paired"), PAIRED_COLUMNS)
         if pairs:
             text += "\n\nPaired comparisons\n\n" + pairs

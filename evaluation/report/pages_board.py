@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from evaluation.analytics import SLICE_DIMENSIONS, both_orientations
+from evaluation.report.audit import corrected_section
 from evaluation.report.boards import Board
 from evaluation.report.common import (
     Column,
@@ -42,6 +43,8 @@ def board_section(board: Board, links: Links) -> str:
     systems = [str(r["system"]) for r in board_rows]
     parts = [_preamble(board)]
     parts.append(section(f"{board.anchor}-leaderboard", "Leaderboard", _leaderboard(board, board_rows, links), 3))
+    parts.append(section(f"{board.anchor}-corrected", "Corrected for the judge's errors", corrected_section(
+        board, board.table("leaderboard_corrected"), board.table("judge_error"), links), 3))
     parts.append(section(f"{board.anchor}-verdicts", "Verdicts per system", _verdicts(board, board_rows), 3))
     parts.append(section(f"{board.anchor}-slices", "Slices", _slices(board, systems), 3))
     parts.append(section(f"{board.anchor}-paired", "Paired comparisons", _paired(board, systems, links), 3))

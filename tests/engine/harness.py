@@ -3,8 +3,9 @@
 A project has two benchmarks (Russian etalons scored by lesto, Romanian ones by stielegi, both in one folder as
 the sample has them, plus a second benchmark), the sample corpus split into two sources, two systems of kind
 `import`, one OpenAI-compatible system and a judge on a loopback server. Actions are what people do: ingest or
-amend the corpus, remove a source, add/edit/break/remove etalons, edit benchmark.yaml, import answers, decide,
-undo, approve, sign, change systems.yaml, kill a run midway. After each action an update runs; after a sequence
+amend the corpus, remove a source, add/edit/break/remove etalons, edit benchmark.yaml (its audit setting too),
+import answers, decide, label audit items (blind) and dispute the judge, undo, approve, sign, change systems.yaml,
+kill a run midway. After each action an update runs; after a sequence
 the warehouse is compared, row for row in the contract views, with a fresh warehouse given the same inputs.
 """
 
@@ -119,7 +120,7 @@ class Project:
         main = project.etalons / "sample"
         main.mkdir(parents=True)
         shutil.copy(SAMPLE / "benchmark.yaml", main / "benchmark.yaml")
-        _set_yaml(main / "benchmark.yaml", shards=2)
+        _set_yaml(main / "benchmark.yaml", shards=2, audit={"rate": 0.3, "min_per_stratum": 1, "seed": 11})
         for code in (*RU[:2], *RO[:2]):
             shutil.copy(SAMPLE / f"{code}.yaml", main / f"{code}.yaml")
         extra = project.etalons / SECOND
@@ -253,8 +254,14 @@ class Project:
     def _edit_benchmark(self) -> str:
         path = self.rng.choice([self.etalons / "sample" / "benchmark.yaml", self.etalons / SECOND / "benchmark.yaml"])
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        change = self.rng.choice(["lesto", "stielegi", "thresholds", "shards"])
-        if change == "lesto":
+        change = self.rng.choice(["lesto", "stielegi", "thresholds", "shards", "audit"])
+        if change == "audit":
+            if data.get("audit") and self.rng.random() < 0.3:
+                data.pop("audit")
+            else:
+                data["audit"] = {"rate": self.rng.choice([0.2, 0.5, 1.0]), "min_per_stratum": self.rng.choice([0, 1, 3]),
+                                 "seed": self.rng.randrange(1000)}
+        elif change == "lesto":
             data.setdefault("scoring", {})["lesto"] = {"weights": {"conclusion": self.rng.choice([30, 40, 50])}}
         elif change == "stielegi":
             data.setdefault("scoring", {})["stielegi"] = {"weights": {"sources": self.rng.choice([40, 50, 60])}}
@@ -295,12 +302,44 @@ class Project:
             return f"refused: {exc}"
         return f"{item['id']} = {value} ({decision})"
 
+    def _edit_audit(self) -> str:
+        """The audit setting of the main benchmark changes: another rate, minimum or seed (the sample is redrawn)."""
+        path = self.etalons / "sample" / "benchmark.yaml"
+        audit = {"rate": self.rng.choice([0.2, 0.5, 1.0]), "min_per_stratum": self.rng.choice([0, 1, 3]),
+                 "seed": self.rng.randrange(1000)}
+        _set_yaml(path, audit=audit)
+        return json.dumps(audit)
+
+    def _audit_label(self) -> str:
+        """A lawyer labels an item of the audit sample (blind), and now and then disagrees with the judge."""
+        from app.actions import Refused, decide, disagree
+
+        con = self.catalog()
+        try:
+            items = con.execute("SELECT id, options FROM eval.review WHERE situation = 'audit' ORDER BY id").fetchall()
+        finally:
+            con.close()
+        if not items:
+            return "nothing to audit"
+        item_id, options = self.rng.choice(items)
+        value = self.rng.choice(json.loads(options))
+        try:
+            label = decide(self.home(), item_id, value, self.rng.choice(["Анна", "Олег"]), None)
+            if self.rng.random() < 0.25:
+                disagree(self.home(), item_id, "Олег", "the judge missed it")
+                return f"{item_id} = {value} ({label}), disputed"
+        except Refused as exc:
+            return f"refused: {exc}"
+        return f"{item_id} = {value} ({label})"
+
     def _undo(self) -> str:
         from app.actions import Refused, undo
 
         con = self.catalog()
         try:
-            ids = [r[0] for r in con.execute("SELECT decision_id FROM eval.decisions WHERE revoked_at IS NULL").fetchall()]
+            ids = [r[0] for r in con.execute(
+                "SELECT decision_id FROM eval.decisions WHERE revoked_at IS NULL UNION ALL "
+                "SELECT decision_id FROM eval.audits WHERE revoked_at IS NULL").fetchall()]
         finally:
             con.close()
         if not ids:
@@ -468,7 +507,7 @@ class Project:
             path.write_text(good, encoding="utf-8")
         fresh.home_dir.mkdir(parents=True)
         shutil.copy(self.home_dir / "sources.yaml", fresh.home_dir / "sources.yaml")
-        for table in ("decisions", "revocations", "approvals", "signatures", "imported_answers", "_calls"):
+        for table in ("decisions", "audits", "revocations", "approvals", "signatures", "imported_answers", "_calls"):
             src = self.home_dir / "lake" / table
             if src.exists():
                 shutil.copytree(src, fresh.home_dir / "lake" / table)
@@ -502,6 +541,9 @@ VIEWS: dict[str, str] = {
     "review": "SELECT * FROM eval.review",
     "leaderboard": "SELECT * FROM eval.leaderboard",
     "paired": "SELECT * FROM eval.paired",
+    "audit_sample": "SELECT * FROM eval.audit_sample",
+    "leaderboard_corrected": "SELECT * FROM eval.leaderboard_corrected",
+    "judge_error": "SELECT * FROM eval.judge_error",
 }
 
 
@@ -531,7 +573,7 @@ def differences(project: Project, fresh: Project) -> dict[str, tuple[list[Any], 
     out = {}
     try:
         for name, sql in VIEWS.items():
-            if held and name in ("leaderboard", "paired"):
+            if held and name in ("leaderboard", "paired", "leaderboard_corrected", "judge_error"):
                 continue   # a held etalon is left out of the comparison; its system's aggregates with it
             mine, theirs = view_rows(a, sql, held), view_rows(b, sql, held)
             if mine != theirs:
@@ -545,5 +587,5 @@ def differences(project: Project, fresh: Project) -> dict[str, tuple[list[Any], 
 
 
 ACTIONS = ("add_etalon", "edit_etalon", "break_etalon", "fix_etalon", "remove_etalon", "edit_benchmark",
-           "import_answers", "decide", "decide", "undo", "approve", "sign", "amend_corpus", "remove_source",
-           "change_systems", "kill_midway", "copy_document", "reprioritise")
+           "import_answers", "decide", "decide", "audit_label", "audit_label", "undo", "approve", "sign",
+           "amend_corpus", "remove_source", "change_systems", "kill_midway", "copy_document", "reprioritise")

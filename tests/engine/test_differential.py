@@ -1,7 +1,8 @@
 """Whatever people do, in whatever order, an update leaves the warehouse a fresh full evaluation would build.
 
 Each sequence of random actions (ingest or amend the corpus, remove a source, add/edit/break/remove etalons, edit
-benchmark.yaml, import answers, decide, undo, approve, sign, change systems.yaml, kill an update midway) is
+benchmark.yaml, import answers, decide, label audit items, undo, approve, sign, change systems.yaml, kill an update
+midway) is
 followed by an update after every action; then a new warehouse is given the same inputs (the files, the
 decision and signature events, the imported answers, the model-call cache) and evaluated once. The two must
 agree row for row in every contract view. `--differential N` runs N sequences (`--differential-seed S` picks
@@ -78,3 +79,19 @@ def test_every_sequence_that_once_failed_still_ends_where_a_full_evaluation_star
     project = run_sequence(tmp_path, server_url, int(regression["seed"]), list(regression["actions"]),
                            dagster_every=int(regression.get("dagster_every", 0)))
     assert_equals_a_full_evaluation(project, tmp_path)
+
+
+AUDIT_ROAD = ["audit_label", "audit_label", "import_answers", "audit_label", "undo", "edit_audit", "audit_label",
+              "sign", "add_etalon", "audit_label", "change_systems", "audit_label", "edit_etalon", "audit_label"]
+
+
+@pytest.mark.parametrize("seed", [101, 102, 103])
+def test_audit_labels_disputes_and_redrawn_samples_end_where_a_full_evaluation_starts(
+        seed: int, server_url: str, tmp_path: Path) -> None:
+    """The audit's sample is a function of the recorded seed and the set of cells: labels given along the way, an
+    undo, a dispute, a new seed, new cells and a new etalon version leave what a fresh evaluation draws."""
+    project = run_sequence(tmp_path, server_url, seed, AUDIT_ROAD)
+    labelled = [line for line in project.log if line.startswith("audit_label:") and " = " in line]
+    assert labelled, "no audit item was labelled:\n" + "\n".join(project.log)
+    assert_equals_a_full_evaluation(project, tmp_path)
+

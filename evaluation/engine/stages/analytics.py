@@ -1,5 +1,5 @@
 """The analysts' tables, one partition per benchmark: leaderboard, slices, paired comparisons, judge agreement,
-pass@k and calibration.
+pass@k, calibration, and the audit of the judge (its sample, the corrected leaderboard, the judge's error).
 
 They are computed over the benchmark's current cells only: the current version of every etalon that is not
 archived, answered by a system that is still configured; `indicative` marks cells whose etalon version is not
@@ -22,9 +22,9 @@ from evaluation.engine.world import World
 if TYPE_CHECKING:
     import polars as pl
 
-VERSION = stage_code.version("analytics", "analytics-2")
+VERSION = stage_code.version("analytics", "analytics-3")
 TABLES = ("leaderboard", "leaderboard_indicative", "slices", "paired", "judge_agreement", "judge_disagreements",
-          "pass_at_k", "calibration")
+          "pass_at_k", "calibration", "leaderboard_corrected", "judge_error", "audit_sample", "audit_items")
 
 
 def shards_of(world: World, benchmark: str) -> list[Shard]:
@@ -135,10 +135,12 @@ class AnalyticsStage:
         if any(p is None for p in parts):
             return None
         signatures = world.index.get("signatures", partition)
-        decisions = sorted((c, world.lake.event_names(t, partition, c)) for t in ("decisions", "revocations")
-                           for c in world.lake.folders(t, partition))
+        decisions = sorted((c, world.lake.event_names(t, partition, c))
+                           for t in ("decisions", "audits", "revocations") for c in world.lake.folders(t, partition))
+        settings = world.settings.get(partition)
+        audit = settings.raw.get("audit") if settings is not None else None
         return digest(VERSION, parts, signatures.output_digest if signatures else None,
-                      sorted(s.id for s in world.systems.systems), decisions)
+                      sorted(s.id for s in world.systems.systems), decisions, audit)
 
     def fresh(self, world: World, partition: str, digest_now: str | None) -> bool:
         entry = world.index.get(self.name, partition)
@@ -147,7 +149,9 @@ class AnalyticsStage:
     def reconcile_partition(self, world: World, partition: str, force: bool = False) -> Result:
         with world.locks.hold(f"{self.name}:{partition}"):
             in_digest = self.partition_digest(world, partition) or ""
-            tables = compute(benchmark_frames(world, partition), partition)
+            from evaluation.engine import audit
+
+            tables = {**compute(benchmark_frames(world, partition), partition), **audit.compute(world, partition)}
             out = _write(world, partition, tables)
             board = tables["leaderboard"]
             means = [m for m in board["mean_score"].to_list() if m is not None] if board.height else []

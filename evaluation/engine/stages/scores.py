@@ -17,9 +17,9 @@ from evaluation.engine import code as stage_code
 from evaluation.engine.keys import Part, digest
 from evaluation.engine.stages.base import Cell, CellKey, CellStage, Computed, upstream_output
 from evaluation.engine.world import World
-from warehouse.tables import LedgerRow, ReviewItemRow, ScoreRow, from_row
+from warehouse.tables import AuditCellRow, AuditTargetRow, LedgerRow, ReviewItemRow, ScoreRow, from_row
 
-VERSION = stage_code.version("scores", "scores-3")
+VERSION = stage_code.version("scores", "scores-4")
 _SITUATIONS = (
     ("possible manipulation", "manipulation"),
     ("disagreement marked by", "disputed"),
@@ -45,7 +45,7 @@ def situation(why: str) -> str:
 class ScoresStage(CellStage):
     name: ClassVar[str] = "scores"
     version: ClassVar[str] = VERSION
-    tables: ClassVar[tuple[str, ...]] = ("scores", "review_items")
+    tables: ClassVar[tuple[str, ...]] = ("scores", "review_items", "audit_cells", "audit_targets")
 
     def cells(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> list[Cell] | None:
         part = Part.parse(partition)
@@ -68,10 +68,11 @@ class ScoresStage(CellStage):
             row = found[0]
             scoring = settings.scoring_hash(row.methodology) if settings else None
             review = settings.raw.get("review") if settings else None
+            audit = settings.raw.get("audit") if settings else None   # the seed places the answer in the draw
             basis = (VERSION, answer.output_hash, _out(citations.get(k)), _out(judgments.get(k)),
                      _out(sources.get((k[0], "", 0))), row.version, row.benchmark, row.methodology, row.branch,
                      row.difficulty, row.type, row.jurisdiction, scoring, review, judged,
-                     sorted(humans.get(k[0], [])))
+                     sorted(humans.get(k[0], [])), audit)
             # What this score read of the corpus: the resolved citations and sources it was computed from.
             seen = digest(_out(citations.get(k)), _out(sources.get((k[0], "", 0))))
             cells.append(Cell(*k, input_hash=digest(*basis), payload=(*found, seen)))
@@ -115,6 +116,10 @@ class ScoresStage(CellStage):
         sources = _sources(world, part.shard)
         settings = world.settings.get(part.benchmark)
         events = human_events(world, part, {c.code for c in cells})
+        from evaluation.audit.sample import AuditSettings
+
+        audit = AuditSettings.of(settings.raw if settings else None)
+        audit_seed = audit.seed if audit is not None else None
         out: dict[CellKey, Computed] = {}
         for cell in cells:
             row, etalon, seen = cell.payload
@@ -123,13 +128,14 @@ class ScoresStage(CellStage):
                 continue
             overrides = settings.overrides(row.methodology) if settings else {}
             review = (settings.raw.get("review") or {}) if settings else {}
-            score, items = score_one(
+            score, items, audit_cell, targets = score_one(
                 part, row, etalon, answer, citations.get(cell.key, []), judgments.get(cell.key, []),
                 candidates.get(cell.key, []), sources.get(row.code, []), overrides, events, world.judge is not None,
-                cell.input_hash, world.at, seen, int(review.get("reviewers", 1) or 1))
+                cell.input_hash, world.at, seen, int(review.get("reviewers", 1) or 1), audit_seed)
             visible = ([v for k, v in score.__dict__.items() if k not in ("scored_at", "input_hash")],
-                       [i.__dict__ for i in items])
-            out[cell.key] = Computed({"scores": [score], "review_items": items}, digest(visible))
+                       [i.__dict__ for i in items], [a.__dict__ for a in audit_cell], [t.__dict__ for t in targets])
+            out[cell.key] = Computed({"scores": [score], "review_items": items, "audit_cells": audit_cell,
+                                      "audit_targets": targets}, digest(visible))
         return out
 
     def summary(self, world: World, partition: str, ledger: Mapping[CellKey, LedgerRow]) -> dict[str, Any]:
@@ -150,11 +156,12 @@ def _out(row: LedgerRow | None) -> str | None:
 
 
 def human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:
-    """Decisions (with their undos) and approvals on the system's cells of these codes."""
+    """Decisions and audit labels (with their undos) and approvals on the system's cells of these codes."""
     from evaluation.records import Decision
 
     names = world.human_names(part.benchmark, codes, part.system)
     decisions: list[Decision] = []
+    audits: list[Decision] = []
     approvals: list[dict[str, Any]] = []
     for code, found in names.items():
         by_table: dict[str, list[str]] = {}
@@ -172,19 +179,29 @@ def human_events(world: World, part: Part, codes: set[str]) -> dict[str, Any]:
                 attempt=int(r["attempt"]), target=r["target"], decision=r["decision"], decided_by=r["decided_by"],
                 decided_at=r["decided_at"], note=r.get("note"), revoked_at=u.get("revoked_at"),
                 revoked_by=u.get("revoked_by"), kind=r.get("kind") or "decision", via=r.get("via")))
+        if by_table.get("audits"):
+            for r in world.lake.read_events("audits", part.benchmark, code, names=by_table["audits"]).to_pylist():
+                u = undone.get(r["decision_id"], {})
+                audits.append(Decision(
+                    decision_id=r["decision_id"], system=r["system"], code=r["code"], version=r["version"],
+                    attempt=int(r["attempt"]), target=r["target"], decision=r["label"], decided_by=r["decided_by"],
+                    decided_at=r["decided_at"], note=r.get("note"), revoked_at=u.get("revoked_at"),
+                    revoked_by=u.get("revoked_by"), kind="decision", via=r.get("via")))
         approvals.extend(world.lake.read_events("approvals", part.benchmark, code,
                                                 names=by_table.get("approvals", [])).to_pylist())
     decisions.sort(key=lambda d: (d.decided_at, d.decision_id))
+    audits.sort(key=lambda d: (d.decided_at, d.decision_id))
     approvals.sort(key=lambda a: a["approved_at"])
-    return {"decisions": decisions, "approvals": approvals}
+    return {"decisions": decisions, "audits": audits, "approvals": approvals}
 
 
 def score_one(part: Part, row: Any, etalon: Any, answer: Mapping[str, Any], citations: Sequence[Mapping[str, Any]],
               judgments: Sequence[Mapping[str, Any]], candidates: Sequence[Mapping[str, Any]],
               sources: Sequence[Mapping[str, Any]], overrides: Mapping[str, Any], events: Mapping[str, Any],
-              judged: bool, input_hash: str, at: str, corpus_version: str,
-              reviewers: int = 1) -> tuple[ScoreRow, list[ReviewItemRow]]:
-    """One answer's score row and its open review items."""
+              judged: bool, input_hash: str, at: str, corpus_version: str, reviewers: int = 1,
+              audit_seed: int | None = None,
+              ) -> tuple[ScoreRow, list[ReviewItemRow], list[AuditCellRow], list[AuditTargetRow]]:
+    """One answer's score row, its open review items and its part in the audit of the judge."""
     from evaluation.elements import Element
     from evaluation.methodologies.config import config_for
     from evaluation.records import Answer, Judgment
@@ -200,14 +217,18 @@ def score_one(part: Part, row: Any, etalon: Any, answer: Mapping[str, Any], cita
     approved = [a for a in events["approvals"] if a["code"] == row.code and a["system"] == part.system
                 and a["version"] == row.version and int(a["attempt"]) == attempt]
     approver = approved[-1]["approved_by"] if approved else None
-    scored = score_answer(
-        etalon=etalon, benchmark=row.benchmark, answer=record, expected=expected_sources(list(sources)),
-        cited=answer_citations(list(citations)), judgments=judged_rows,
-        decisions=[d for d in events["decisions"] if d.code == row.code and d.system == part.system],
-        config=config_for(row.methodology, overrides), judge_configured=judged, signed=False,
-        approved_by=approver, reviewers=reviewers,
-        candidates=[Element(id=c["element"], kind=c["kind"], text=c["text"], detail=json.loads(c["detail"] or "{}"))
-                    for c in candidates])
+    decisions = [d for d in events["decisions"] if d.code == row.code and d.system == part.system]
+
+    def score_with(chosen: Sequence[Any]) -> Any:
+        return score_answer(
+            etalon=etalon, benchmark=row.benchmark, answer=record, expected=expected_sources(list(sources)),
+            cited=answer_citations(list(citations)), judgments=judged_rows, decisions=chosen,
+            config=config_for(row.methodology, overrides), judge_configured=judged, signed=False,
+            approved_by=approver, reviewers=reviewers,
+            candidates=[Element(id=c["element"], kind=c["kind"], text=c["text"],
+                                detail=json.loads(c["detail"] or "{}")) for c in candidates])
+
+    scored = score_with(decisions)
     s = scored.score
     score = ScoreRow(
         system=s.system, benchmark=s.benchmark, code=s.code, version=s.version, attempt=s.attempt,
@@ -222,7 +243,37 @@ def score_one(part: Part, row: Any, etalon: Any, answer: Mapping[str, Any], cita
                            attempt=i.attempt, target=i.target,
                            why=i.why + near_miss(i.target, judged_rows, record.text), situation=situation(i.why),
                            options=json.dumps(list(i.options))) for i in s.open_items]
-    return score, items
+    cells, targets = _audit_rows(part, row, attempt, record.status, scored, judged_rows, decisions,
+                                 [a for a in events.get("audits", []) if a.code == row.code and a.system == part.system],
+                                 judged, reviewers, audit_seed, lambda chosen: score_with(chosen).score)
+    return score, items, cells, targets
+
+
+def _audit_rows(part: Part, row: Any, attempt: int, status: str, scored: Any, judgments: Sequence[Any],
+                decisions: Sequence[Any], audits: Sequence[Any], judged: bool, reviewers: int,
+                seed: int | None, rescore: Any) -> tuple[list[AuditCellRow], list[AuditTargetRow]]:
+    """The answer's audit targets and its judge's and human scores (evaluation.audit.cells)."""
+    from evaluation.audit.cells import cell_audit
+    from evaluation.audit.sample import audit_hash
+
+    if scored.score.status == "error":
+        return [], []
+    key = (part.system, row.code, row.version, attempt)
+    audit = cell_audit(dict(scored.states), key=key, answer_status=status, judgments=judgments,
+                       decisions=decisions, audits=audits, judge_configured=judged, reviewers=reviewers,
+                       official=scored.score, rescore=rescore)
+    judge, human = audit.judge, audit.human
+    cell = AuditCellRow(
+        system=part.system, benchmark=row.benchmark, code=row.code, version=row.version, attempt=attempt,
+        methodology=row.methodology, targets=len(audit.targets), kinds=json.dumps(list(audit.kinds)),
+        covered=audit.covered, audit_hash=audit_hash(seed, *key) if seed is not None else None,
+        judge_score=judge.score if judge is not None else None, judge_verdict=judge.verdict if judge else None,
+        human_score=human.score if human is not None else None, human_verdict=human.verdict if human else None)
+    targets = [AuditTargetRow(system=part.system, benchmark=row.benchmark, code=row.code, version=row.version,
+                              attempt=attempt, target=t.target, kind=t.kind, options=json.dumps(list(t.options)),
+                              automatic=t.automatic, human=t.human, source=t.source, label_id=t.label_id)
+               for t in audit.targets]
+    return [cell], targets
 
 
 def expected_sources(rows: list[Mapping[str, Any]]) -> list[Any]:
