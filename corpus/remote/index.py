@@ -83,14 +83,10 @@ def fetch_index(index_url: str, folder: Path, *, source: str = "http", timeout: 
         return mirror.finish(client.requests)
     for url, wanted in entries:
         name = _file_name(url, wanted)
-        try:
-            resp = client.get(url, mirror.validators(url) if mirror.has(name) else None)
-        except FetchError as exc:
-            mirror.error(url, exc)
+        answered, resp = mirror.conditional_get(client, url, name)
+        if not answered:
             continue
-        if resp.not_modified:
-            mirror.unchanged_file(name)
-        else:
+        if resp is not None:
             mirror.store(name, resp.body)
             mirror.remember(url, resp.validators())
         mirror.save()

@@ -125,6 +125,20 @@ class Mirror:
             return "new"
         return "changed"
 
+    def conditional_get(self, client: Any, url: str, name: str) -> tuple[bool, Any]:
+        """GET `url` with the validators remembered for it when the mirror holds `name`: (True, the response) when
+        the server sent a body, (True, None) when it answered 304 (counted unchanged), (False, None) when it
+        failed (recorded as an error; the stored copy stays and the document is asked for again next time)."""
+        try:
+            resp = client.get(url, self.validators(url) if self.has(name) else None)
+        except FetchError as exc:
+            self.error(url, exc)
+            return False, None
+        if resp.not_modified:
+            self.unchanged_file(name)
+            return True, None
+        return True, resp
+
     def unchanged_file(self, name: str) -> None:
         self.unchanged.append(self.folder / name)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus.remote import settings as s
-from corpus.remote.http import Client, FetchError
+from corpus.remote.http import Client
 from corpus.remote.mirror import FetchResult, Mirror
 
 BASE_URL = "http://pravo.gov.ru"
@@ -75,14 +75,10 @@ def fetch(options: Mapping[str, Any], folder: Path, source: str) -> FetchResult:
             continue
         name = f"{nd}.html"
         url = template.format(base_url=options["base_url"], nd=nd)
-        try:
-            resp = client.get(url, mirror.validators(url) if mirror.has(name) else None)
-        except FetchError as exc:
-            mirror.error(url, exc)
+        answered, resp = mirror.conditional_get(client, url, name)
+        if not answered:
             continue
-        if resp.not_modified:
-            mirror.unchanged_file(name)
-        else:
+        if resp is not None:
             body, charset = with_charset(resp.body, resp.charset(), str(options.get("encoding", "auto")))
             try:
                 if charset is not None:

@@ -489,6 +489,15 @@ class Project:
         """The analysts' catalog, read-only, as a user opens it."""
         return duckdb.connect(str((home_dir or self.home_dir) / "etalon.duckdb"), read_only=True)
 
+    def signed_flags(self) -> list[tuple[str, bool]]:
+        """(code, corpus_changed) of every signed etalon: whether a text it cites changed since it was signed."""
+        con = self.catalog()
+        try:
+            return [(str(c), bool(f)) for c, f in con.execute(
+                "SELECT code, corpus_changed FROM bench.etalons WHERE status = 'signed' ORDER BY code").fetchall()]
+        finally:
+            con.close()
+
     def review_items(self) -> list[dict[str, Any]]:
         con = self.catalog()
         try:

@@ -90,17 +90,9 @@ def _signed_project(root: Path, base_url: str) -> Project:
     with project.environment():
         sign(project.home(), "NAS-01", "Анна")
     project.update()
-    assert _flags(project) == [("NAS-01", False)]
+    assert project.signed_flags() == [("NAS-01", False)]
     return project
 
-
-def _flags(project: Project) -> list[tuple[str, bool]]:
-    con = project.catalog()
-    try:
-        return [(str(c), bool(f)) for c, f in con.execute(
-            "SELECT code, corpus_changed FROM bench.etalons WHERE status = 'signed' ORDER BY code").fetchall()]
-    finally:
-        con.close()
 
 
 def _changes(project: Project) -> list[tuple[str, str, str, str]]:
@@ -118,7 +110,7 @@ def test_a_signed_etalon_is_flagged_exactly_when_the_text_it_cites_changed(
     project = _signed_project(tmp_path / "p", server_url)
     road(project)
     project.update()
-    assert _flags(project) == [("NAS-01", flagged)]
+    assert project.signed_flags() == [("NAS-01", flagged)]
     changes = _changes(project)
     assert bool(changes) == flagged
     for code, change, old, new in changes:
@@ -130,10 +122,10 @@ def test_taking_the_amending_source_out_again_clears_the_flag(tmp_path: Path, se
     project = _signed_project(tmp_path / "p", server_url)
     newer_copy_elsewhere(project)
     project.update()
-    assert _flags(project) == [("NAS-01", True)]
+    assert project.signed_flags() == [("NAS-01", True)]
     path = project.home_dir / "sources.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data["sources"] = [s for s in data["sources"] if s["name"] != "newer"]
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     project.update()
-    assert _flags(project) == [("NAS-01", False)]
+    assert project.signed_flags() == [("NAS-01", False)]

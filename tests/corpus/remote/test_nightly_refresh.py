@@ -46,17 +46,9 @@ def _project(root: Path, base_url: str, site: Site) -> Project:
     with project.environment():
         sign(project.home(), "NAS-01", "Анна")
     project.update()
-    assert _flags(project) == [("NAS-01", False)]
+    assert project.signed_flags() == [("NAS-01", False)]
     return project
 
-
-def _flags(project: Project) -> list[tuple[str, bool]]:
-    con = project.catalog()
-    try:
-        return [(str(c), bool(f)) for c, f in con.execute(
-            "SELECT code, corpus_changed FROM bench.etalons WHERE status = 'signed' ORDER BY code").fetchall()]
-    finally:
-        con.close()
 
 
 def _amend(site: Site) -> None:
@@ -80,7 +72,7 @@ def test_the_nightly_refresh_flags_the_signed_etalon_whose_cited_article_was_ame
     before = site.count()
     assert _refresh(project) == 0
     assert site.statuses()[before:] == [200]      # one request: the amended page
-    assert _flags(project) == [("NAS-01", True)]
+    assert project.signed_flags() == [("NAS-01", True)]
     con = project.catalog()
     try:
         (new,) = con.execute("SELECT new_text FROM bench.corpus_changes WHERE code = 'NAS-01'").fetchone()
@@ -94,7 +86,7 @@ def test_a_night_with_nothing_amended_costs_one_304_and_flags_nothing(tmp_path: 
     project = _project(tmp_path / "p", server_url, site)
     before = site.count()
     assert _refresh(project) == 0
-    assert (site.statuses()[before:], _flags(project)) == ([304], [("NAS-01", False)])
+    assert (site.statuses()[before:], project.signed_flags()) == ([304], [("NAS-01", False)])
 
 
 def test_an_ordinary_update_asks_the_portal_nothing(tmp_path: Path, server_url: str, site: Site) -> None:
@@ -102,7 +94,7 @@ def test_an_ordinary_update_asks_the_portal_nothing(tmp_path: Path, server_url: 
     _amend(site)
     before = site.count()
     project.update()
-    assert (site.count() - before, _flags(project)) == (0, [("NAS-01", False)])
+    assert (site.count() - before, project.signed_flags()) == (0, [("NAS-01", False)])
 
 
 def test_the_schedule_and_the_sensor_request_a_fetching_run_of_the_source(tmp_path: Path, server_url: str,
