@@ -471,6 +471,10 @@ def _ru_government(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), f"ru/pp-{m.group('num')}", "resolution")
 
 
+def _ru_government_order(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), f"ru/rp-{m.group('num')}", "resolution")
+
+
 def _ru_duma(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), f"ru/gd-{m.group('num')}", "resolution")
 
@@ -499,6 +503,7 @@ _OTHER_SCANS = {
     "ru": [
         *_EU_SCANS,
         (("правительств",), ru_grammar.GOVERNMENT, _ru_government),
+        (("правительств",), ru_grammar.GOVERNMENT_ORDER, _ru_government_order),
         (("думы",), ru_grammar.DUMA, _ru_duma),
     ],
 }
