@@ -69,6 +69,21 @@ class Scene:
         закона ...", "утрачивает силу (ФЗ от ...)", "modificat prin Legea ...", "aprobată prin Legea ...")."""
         return bool(_AMENDED_BY_BEFORE.search(self.folded, max(0, a.start - 90), a.start))
 
+    def own_text(self) -> bool:
+        """Whether the passage is an act's own text: it heads its articles at line starts or names itself."""
+        return bool(_OWN_HEADING.search(self.folded) or _SELF_NAMED.search(self.folded))
+
+    def own_act(self) -> ActMatch | None:
+        """The act a passage of its own text opens with, in heading form ("LEGE nr. 47 din 17 aprilie 2014", "Hotărârea
+        Guvernului nr. 775/2005" on the first line): the first act, if nothing but its heading lines come before it."""
+        first = next((a for a in self.acts if a.key is not None), None)
+        if first is None or (self.units and self.units[0].start < first.start):
+            return None
+        line = self.folded.rfind("\n", 0, first.start) + 1
+        if self.folded[line : first.start].strip(" \t•-") or not self.text[first.start].isupper():
+            return None
+        return first
+
     def subjects(self) -> list[ActMatch]:
         """The acts the text is about: each act it names other than as an amending one, first mention of each."""
         if self._subjects is None:
@@ -132,6 +147,9 @@ def fill_acts(
                 break
         else:
             u.act, u.rule = None, "unsettled"
+        a = u.act
+        if a is not None and a.start >= u.items_end and _FEW_WORDS.fullmatch(folded, u.items_end, a.start):
+            u.act_start, u.act_end = u.items_end, a.end  # "ст. 6 Вводного закона от ... № 147-ФЗ": its act, cited once
 
 
 # ---------------------------------------------------------------------------------------------- the rules
@@ -189,6 +207,16 @@ def _amended_act(s: Scene, u: Unit) -> Decision:
     return (a,) if a is not None and _fits_article(s, a, u) else None
 
 
+def _own_text(s: Scene, u: Unit) -> Decision:
+    """ "datele menționate la art. 1 pentru persoanele ... potrivit Legii nr. 53/2003": in an act's own text (it heads
+    its own articles, "Art. 2", "ARTICOLUL 3", or speaks of itself, "prezenta hotărâre") a bare article is one of its
+    own, not an act's named near it: the act the passage opens with in heading form, else unknown."""
+    if s.j != "ro" or not s.own_text():
+        return None
+    head = s.own_act()
+    return (head if head is not None and _fits_article(s, head, u) else None,)
+
+
 def _one_subject(s: Scene, u: Unit) -> Decision:
     """The one act the whole text is about, other than as the act that amended another."""
     subjects = [a for a in s.subjects() if _fits_article(s, a, u)]
@@ -229,14 +257,17 @@ RULES: tuple[Rule, ...] = (
     Rule("draft-observation", _draft_observation),
     Rule("same-sentence-before", _same_sentence_before),
     Rule("amended-act", _amended_act),
+    Rule("own-text", _own_text),
     Rule("one-subject", _one_subject),
     Rule("next-in-sentence", _next_in_sentence),
     Rule("one-act-before", _one_act_before),
 )
 # what the grammar and fill_acts settle before RULES (named in Unit.rule too)
-SETTLED_BEFORE = ("written-after", "title-between", "bracket-between", "structure-between", "inside-title", "approved-rules",
-                  "named-back", "constitutional-adjective", "sources-list", "reference-back", "unnamed-act",
-                  "convention-alone", "list-forward")  # fmt: skip
+SETTLED_BEFORE = (
+    "written-after", "structure-between", "bracket-between", "title-between", "inside-title", "reference-back",
+    "approved-rules", "named-back", "constitutional-adjective", "unnamed-act", "convention-alone", "sources-list",
+    "list-forward",
+)
 
 
 def _fits_article(s: Scene, a: ActMatch, u: Unit) -> bool:
@@ -337,6 +368,10 @@ _AMENDS = re.compile(
     r"|\bcu\s+urmatoarel?e?a?\s+(?:modificar[ie]|completar[ie])(?:\s+si\s+(?:modificar[ie]|completar[ie]))?\s*:"
     r"|следующ[а-я]+\s+изменени[а-я]*\s*:"
 )
+# an act's own text: its article headings at line starts ("Art. 2\n", "ART. 1 (1) ...", "Articolul 3 - Definiții") or its
+# words about itself ("prezenta hotărâre", "prezentul ordin")
+_OWN_HEADING = re.compile(r"(?:^|\n)[ \t+]*(?:art\.|articolul)\s*(?:\d+(?:\^\d+)?|[ivxl]+|unic)(?:\.|\s*-|\s*\n|\s+\()", re.M)
+_SELF_NAMED = re.compile(r"\bprezent(?:a|ei|ul|ului)\s+(?:lege|legi|hotarar|ordonant|ordin|decizi|regulament|norm|metodologi)")
 # "3. La art.2, ..." at the start of a sentence, a line or a numbered observation
 _LA_OBSERVATION = re.compile(r"(?:^|\n|[.;:]\s+|\d+\.\s*)la\s+\Z")
 _DRAFT_REVIEWED = re.compile(r"\bproiect(?:ul|ului)?\s+de\s+(?:lege|ordonant|hotarar|ordin|act)")
@@ -358,6 +393,7 @@ _AMENDED_BY_BEFORE = re.compile(
     r"|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
     r"|(?:утрачива|утратил|утративш)[а-я]*\s+силу\s*(?:[(,—–-]\s*)?(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
 )
+_FEW_WORDS = re.compile(r"(?:\s+[^\s.,;:()\[\]]+){0,3}\s+")  # at most three words, no punctuation between
 _MEASURED_AGAINST = re.compile(r"(?:соответству|соответстви|противореч)[а-я]*\s+\Z|(?:conform[a-z]*\s+cu|contrar[a-z]*)\s+\Z")
 _AMENDED_BY = re.compile(
     r"(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat)[a-z]*\s+(?:de|prin)"

@@ -348,9 +348,10 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
 
 _LINE_LEAD = frozenset(" \t+*#>-\"„“«'")  # '"Art. 14^1. - Ori de câte ori ...': the heading of a quoted new article
 _QUOTES = ('"', "«", "„", "“")
+_STOP_DASH = re.compile(r"\.[ \t]*[-–—−][ \t]+(?:\(\d|[A-ZĂÂÎȘȚŞŢА-ЯЁ])")  # "Art. 2. − Procedurile ...", "Art. 77^1. - (1)"
 _NOMINATIVE_ACT = re.compile(r"(?:legea|ordonanta|hotararea|ordinul|decizia|decretul)(?![a-z])")
 _INFLECTED_RU_WORD = re.compile(r"стат(?:ь(?:и|е|ю|ей|ям|ями|ях)|ей)(?![а-я])")
-_DASH_TITLE = re.compile(r"[ \t]*[-–—][ \t]+[A-ZĂÂÎȘȚŞŢА-ЯЁ]")  # "Articolul 668 - Somația": the article's title
+_DASH_TITLE = re.compile(r"[ \t]*[-–—−][ \t]+[A-ZĂÂÎȘȚŞŢА-ЯЁ]")  # "Articolul 668 - Somația": the article's title
 
 
 def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
@@ -362,6 +363,8 @@ def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> boo
         return True  # "... emite următorul ordin: Articolul 1\n(1) Se aprobă": a heading a lost line break ran on
     if _INFLECTED_RU_WORD.match(folded, start):
         return False  # "ЧАСТЬЮ ПЕРВОЙ СТАТЬИ 128.1\nУГОЛОВНОГО КОДЕКСА": a heading's word is "Статья", never inflected
+    if word[:1].isupper() and _STOP_DASH.match(text, end):
+        return True  # "... Codul fiscal: Definirea venitului ... Art. 77^1. - (1) La transferul": a quoted article's heading
     if (len(word) > 2 and word.replace(".", "").isupper()) or text[end : end + 1].isupper():
         return True
     k = start - 1

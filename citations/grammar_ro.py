@@ -13,6 +13,8 @@ from citations.text import MONTH_WORD
 ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
 # An inserted article's index: "2^1", "2¹" (a superscript) or "2 ind. 1" / "2 indice 1".
 INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
+# A PDF text layer may drop every letter with a diacritic: "Hotrrea Guvernului", "Ordonana Guvernului", "Constituiei"
+# (the act words above and the registry's names read those forms too).
 # Amending laws number their articles in Roman numerals ("art. I din O.U.G. nr. 11/2026"): I to XCIX, lower
 # case in the folded text, never part of a word ("art. vă", "și i-a"); upper case in the answer itself
 # (citations.extract checks the original: "art. 5 și i se aplică" lists no article I).
@@ -47,8 +49,8 @@ PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+l
 # ---------------------------------------------------------------- acts known by type and number
 ACT_TYPE = (
     r"(?P<rtype>leg(?:ea|ii|e)(?:-cadru)?|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
-    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
-    r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|o\.?\s?g\.?|ordonan[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
+    r"|hot(?:arar|rr)[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
     r"|hotarar[a-z]*\s+parlamentului(?:\s+romaniei)?|decizi[a-z]*\s+(?:a\s+)?prim(?:ului)?-ministru(?:lui)?"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
 )
@@ -57,13 +59,13 @@ ACT_TYPE = (
 # short name ("Legea apărării naționale nr. 45/1994"): citations.registry.ActRegistry._ro_law refuses a law's longer run. The words
 # never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
 # the letters an act's type can begin with (a named group there makes the scan four times slower).
-ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!(?:nr|oug|og|hg)(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,9}}?)"
+ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!(?:nr|oug|og|hg)(?![a-z])|leg|ordin|ordonan|hotar|hotrr|decret)[a-z]+){{0,9}}?)"
 ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
 # "Hotărârii Parlamentului nr. 5/2020 pentru acordarea încrederii Guvernului și Deciziei prim-ministrului nr. 200/2019":
 # a title ends before "și" and another act; "pentru modificarea Legii nr. 1/2011 și a Legii nr. 2/2012" goes on
 _NEXT_ACT = (
-    r"\s+si\s+(?=(?:legea|legii|ordonant[a-z]*|hotarar[a-z]*|decizi[a-z]*|decret[a-z]*|ordinul(?:ui)?|o\.?\s?u\.?\s?g\.?"
+    r"\s+si\s+(?=(?:legea|legii|ordonan[a-z]*|hot(?:arar|rr)[a-z]*|decizi[a-z]*|decret[a-z]*|ordinul(?:ui)?|o\.?\s?u\.?\s?g\.?"
     r"|h\.?\s?g\.?|o\.?\s?g\.?)\s)"
 )
 # "pentru aprobarea Normelor ..., precum și a organismelor ...", "... 2021-2022, precum și pentru completarea ...": a

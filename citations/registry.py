@@ -117,9 +117,9 @@ def _ro_type(word: str) -> str:
         return "lege"
     if w.startswith("oug") or "urgen" in w:
         return "oug"
-    if w.startswith("og") or w.startswith("ordonant"):
+    if w.startswith("og") or w.startswith("ordonan"):
         return "og"
-    if w.startswith("hg") or w.startswith("hotarar"):
+    if w.startswith("hg") or w.startswith(("hotarar", "hotrr")):  # "Hotrrea": a PDF layer dropped the diacritics
         return "hg"
     return "decret"
 
