@@ -57,6 +57,7 @@ class Scene:
     units: list[Unit]
     _starts: list[int] | None = None
     _subjects: list[ActMatch] | None = None
+    _own: bool | None = None
 
     @property
     def starts(self) -> list[int]:
@@ -71,7 +72,9 @@ class Scene:
 
     def own_text(self) -> bool:
         """Whether the passage is an act's own text: it heads its articles at line starts or names itself."""
-        return bool(_OWN_HEADING.search(self.folded) or _SELF_NAMED.search(self.folded))
+        if self._own is None:
+            self._own = bool(_OWN_HEADING.search(self.folded) or _SELF_NAMED.search(self.folded))
+        return self._own
 
     def own_act(self) -> ActMatch | None:
         """The act a passage of its own text opens with, in heading form ("LEGE nr. 47 din 17 aprilie 2014", "Hotărârea
@@ -375,14 +378,18 @@ _SELF_NAMED = re.compile(r"\bprezent(?:a|ei|ul|ului)\s+(?:lege|legi|hotarar|ordo
 # "3. La art.2, ..." at the start of a sentence, a line or a numbered observation
 _LA_OBSERVATION = re.compile(r"(?:^|\n|[.;:]\s+|\d+\.\s*)la\s+\Z")
 _DRAFT_REVIEWED = re.compile(r"\bproiect(?:ul|ului)?\s+de\s+(?:lege|ordonant|hotarar|ordin|act)")
-_SENTENCE_END = re.compile(  # on the folded text: a stop and a quote, bracket or dash after it ("alin. (3)" goes on)
-    r"(?<!alin)(?<!art)(?<!lit)(?<!pct)(?<!nr)(?<!ст)(?<![пч])(?<!пп)(?<!абз)(?<!al)[.!?;]\s+[^a-zа-я0-9]|\n"
+# On the folded text: a stop and a quote, bracket or dash after it ("alin. (3)" goes on). The abbreviations are tested
+# behind the stop once it is found, so the scan skips to a stop first.
+_SENTENCE_END = re.compile(
+    r"[.!?;](?<!alin\.)(?<!art\.)(?<!lit\.)(?<!pct\.)(?<!nr\.)(?<!ст\.)(?<![пч]\.)(?<!пп\.)(?<!абз\.)(?<!al\.)"
+    r"\s+[^a-zа-я0-9]|\n"
 )
 # a sentence ends where a capital follows its stop (and any closing quote or bracket), which only the original text
 # shows (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
 _TEXT_SENTENCE_END = re.compile(  # "alin. (2)", "Art. I", "ст. Закона" go on
-    r"(?<!(?i:alin))(?<!(?i:art))(?<!(?i:lit))(?<!(?i:pct))(?<!(?i:nr))(?<!(?i:ст))(?<!(?i:[пч]))(?<!(?i:пп))(?<!(?i:абз))"
-    r"[.!?][\"”»“')]*(?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
+    r"[.!?](?<!(?i:alin)[.!?])(?<!(?i:art)[.!?])(?<!(?i:lit)[.!?])(?<!(?i:pct)[.!?])(?<!(?i:nr)[.!?])"
+    r"(?<!(?i:ст)[.!?])(?<!(?i:[пч])[.!?])(?<!(?i:пп)[.!?])(?<!(?i:абз)[.!?])"
+    r"[\"”»“')]*(?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
 )
 # "...публичных интересов.КонсультантПлюс: примечание.Со дня ...": sentences a page's markup ran together
 _RUN_ON_SENTENCE_END = re.compile(r"(?<=[a-zа-яёăâîșțşţ]{3})[.!?](?=[A-ZА-ЯЁÎÂȘȚŞŢĂ][a-zа-яёăâîșțşţ])")

@@ -51,6 +51,7 @@ ACT_TYPE = (
     r"(?P<rtype>leg(?:ea|ii|e)(?:-cadru)?|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
     r"|o\.?\s?g\.?|ordonan[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
     r"|hot(?:arar|rr)[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|h\.\s?c\.\s?m\.?|hcm(?=\s+nr)|hotarar[a-z]*\s+(?:a\s+)?consiliului\s+de\s+ministri"  # the Council of Ministers, before 1990
     r"|hotarar[a-z]*\s+parlamentului(?:\s+romaniei)?|decizi[a-z]*\s+(?:a\s+)?prim(?:ului)?-ministru(?:lui)?"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
 )
@@ -59,7 +60,7 @@ ACT_TYPE = (
 # short name ("Legea apărării naționale nr. 45/1994"): citations.registry.ActRegistry._ro_law refuses a law's longer run. The words
 # never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
 # the letters an act's type can begin with (a named group there makes the scan four times slower).
-ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!(?:nr|oug|og|hg)(?![a-z])|leg|ordin|ordonan|hotar|hotrr|decret)[a-z]+){{0,9}}?)"
+ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!(?:nr|oug|og|hg|hcm)(?![a-z])|leg|ordin|ordonan|hotar|hotrr|decret)[a-z]+){{0,9}}?)"
 ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
 # "Hotărârii Parlamentului nr. 5/2020 pentru acordarea încrederii Guvernului și Deciziei prim-ministrului nr. 200/2019":

@@ -109,6 +109,8 @@ def _ro_type(word: str) -> str:
         return "ordin"
     if "camerei" in w:
         return "hcd"
+    if "ministri" in w or w.startswith("hcm"):
+        return "hcm"
     if "parlamentului" in w:
         return "hparl"
     if "prim" in w:
