@@ -58,6 +58,7 @@ class Scene:
     _starts: list[int] | None = None
     _subjects: list[ActMatch] | None = None
     _own: bool | None = None
+    _amending: dict[int, bool] = field(default_factory=dict)
 
     @property
     def starts(self) -> list[int]:
@@ -68,7 +69,10 @@ class Scene:
     def amending(self, a: ActMatch) -> bool:
         """Whether the text names `a` as the act that amended, repealed or approved another ("в ред. Федерального
         закона ...", "утрачивает силу (ФЗ от ...)", "modificat prin Legea ...", "aprobată prin Legea ...")."""
-        return bool(_AMENDED_BY_BEFORE.search(self.folded, max(0, a.start - 90), a.start))
+        known = self._amending.get(a.start)
+        if known is None:
+            known = self._amending[a.start] = bool(_AMENDED_BY_BEFORE.search(self.folded, max(0, a.start - 90), a.start))
+        return known
 
     def own_text(self) -> bool:
         """Whether the passage is an act's own text: it heads its articles at line starts or names itself."""
@@ -392,7 +396,7 @@ _TEXT_SENTENCE_END = re.compile(  # "alin. (2)", "Art. I", "ст. Закона" 
     r"[\"”»“')]*(?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
 )
 # "...публичных интересов.КонсультантПлюс: примечание.Со дня ...": sentences a page's markup ran together
-_RUN_ON_SENTENCE_END = re.compile(r"(?<=[a-zа-яёăâîșțşţ]{3})[.!?](?=[A-ZА-ЯЁÎÂȘȚŞŢĂ][a-zа-яёăâîșțşţ])")
+_RUN_ON_SENTENCE_END = re.compile(r"[.!?](?<=[a-zа-яёăâîșțşţ]{3}[.!?])(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ][a-zа-яёăâîșțşţ])")
 _AMENDED_BY_BEFORE = re.compile(
     r"(?:(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*"
     r"\s+(?:cu\s+modificari(?:\s+si\s+completari)?\s+)?(?:de|prin)"

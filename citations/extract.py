@@ -211,11 +211,12 @@ class Extractor:
                     structure = g.STRUCTURE_GAP.match(folded, items_end)  # "Articolul LXXIV, Capitolul III din ..."
                     act = acts_at.get(structure.end()) if structure is not None else None
                     unit.rule = "structure-between"
-                if act is None and g.PAREN_GAP is not None and folded.startswith("(", items_end + 1 if folded.startswith(" ", items_end) else items_end):
+                opens = folded[items_end + 1 : items_end + 2] if folded.startswith(" ", items_end) else folded[items_end : items_end + 1]
+                if act is None and opens == "(" and g.PAREN_GAP is not None:
                     bracketed = g.PAREN_GAP.match(folded, items_end)  # "art. IV pct. 40 (cu referire la art. 61^1 din ...) din"
                     act = acts_at.get(bracketed.end()) if bracketed is not None else None
                     unit.rule = "bracket-between"
-                if act is None and folded.startswith(_QUOTES, items_end + 1 if folded.startswith(" ", items_end) else items_end):
+                if act is None and opens in _QUOTES:
                     titled = g.TITLE_GAP.match(folded, items_end)  # "статьи 318 "Возбуждение ..." УПК Российской Федерации"
                     act = acts_at.get(titled.end()) if titled is not None else None
                     unit.rule = "title-between"
@@ -347,7 +348,7 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
 
 
 _LINE_LEAD = frozenset(" \t+*#>-\"„“«'")  # '"Art. 14^1. - Ori de câte ori ...': the heading of a quoted new article
-_QUOTES = ('"', "«", "„", "“")
+_QUOTES = frozenset('"«„“')
 _STOP_DASH = re.compile(r"\.[ \t]*[-–—−][ \t]+(?:\(\d|[A-ZĂÂÎȘȚŞŢА-ЯЁ])")  # "Art. 2. − Procedurile ...", "Art. 77^1. - (1)"
 _NOMINATIVE_ACT = re.compile(r"(?:legea|ordonanta|hotararea|ordinul|decizia|decretul)(?![a-z])")
 _INFLECTED_RU_WORD = re.compile(r"стат(?:ь(?:и|е|ю|ей|ям|ями|ях)|ей)(?![а-я])")
