@@ -15,7 +15,9 @@ surfaces are located in order of appearance); every extracted citation is a pred
     .venv/bin/python benchmarks/act_spans.py [--misses] [--sets NAME|PATH ...]
 
 Sets: `gazette-dev`, `gazette-held` (never tuned on), `real-dev-ro` (../shared/citations/real-dev, the Romanian
-half: official acts, consolidated acts, a law firm's blog), `web-ro` (our Romanian web passages, both halves).
+half: official acts, consolidated acts, a law firm's blog), `web-ro` (our Romanian web passages, both halves),
+`mo-dev`, `mo-held` (the third round's Monitorul Oficial legislation), `unseen-ro-dev`, `unseen-ro-held` (its court
+decisions, lawyers' articles and commentaries).
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ SETS: dict[str, list[Path]] = {
     "gazette-held": [OURS / "gazette-ro-held.jsonl"],
     "real-dev-ro": [SHARED / "ro-real-dev.jsonl"],
     "web-ro": [OURS / "web-ro-dev.jsonl", OURS / "web-ro-held.jsonl"],
+    "mo-dev": [OURS / "mo-ro-dev.jsonl"],
+    "mo-held": [OURS / "mo-ro-held.jsonl"],
+    "unseen-ro-dev": [OURS / "unseen-ro-dev.jsonl"],
+    "unseen-ro-held": [OURS / "unseen-ro-held.jsonl"],
 }
 
 
@@ -57,16 +63,21 @@ class Counts:
 
 
 def gold_spans(item: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
-    """Each labelled citation at its surface, repeated surfaces in order of appearance."""
-    text, spans, after = item["text"], [], {}
+    """Each labelled citation at its surface. Labels are listed in order of appearance, so a surface is looked for
+    from where the previous label starts ("art. 1, alin. (1)" after "art. 1, alin. (1) şi (3) din Ordinul ..." is
+    the later one), then anywhere after its own previous occurrence, then anywhere."""
+    text, spans, after, cursor = item["text"], [], {}, 0
     for c in item["citations"]:
-        start = text.find(c["surface"], after.get(c["surface"], 0))
+        surface = c["surface"]
+        start = text.find(surface, max(cursor, after.get(surface, 0)))
         if start < 0:
-            start = text.find(c["surface"])
+            start = text.find(surface, after.get(surface, 0))
         if start < 0:
-            raise ValueError(f"{item['id']}: surface {c['surface']!r} is not in the text")
-        after[c["surface"]] = start + 1
-        spans.append((start, start + len(c["surface"]), c))
+            start = text.find(surface)
+        if start < 0:
+            raise ValueError(f"{item['id']}: surface {surface!r} is not in the text")
+        after[surface], cursor = start + 1, start
+        spans.append((start, start + len(surface), c))
     return spans
 
 

@@ -8,7 +8,10 @@ per kind and jurisdiction, one column group per set, side by side:
 - `real-dev`: ../shared/citations/real-dev/*.jsonl (real texts, other people's labels);
 - `ours-dev` / `ours-held`: tests/citations/data/real-*-dev.jsonl / real-*-held.jsonl (real public texts we
   labelled; the held-back half is never tuned on, so its figure is the honest one);
-- `probe`: tests/citations/data/probe-*.jsonl (answers written for our tests).
+- `probe`: tests/citations/data/probe-*.jsonl (answers written for our tests);
+- `web-*`, `gazette-*`: the second round's web passages and Romanian legislation text, dev and held halves;
+- `unseen-*`, `mo-*`: the third round's court decisions, lawyers' and official answers, commentaries (ru, ro) and
+  Monitorul Oficial legislation (ro), first measured before any change made for them; dev and held halves.
 
 `--errors` lists every error under its category (an act read wrong, an act missed, a range read as one
 article, a citation missed or invented ...), per set; `--half odd|even` scores one half of each file only;
@@ -42,6 +45,10 @@ SETS: dict[str, tuple[Path, tuple[str, ...]]] = {
     "web-held": (OURS, ("web-*-held.jsonl",)),
     "gazette-dev": (OURS, ("gazette-*-dev.jsonl",)),
     "gazette-held": (OURS, ("gazette-*-held.jsonl",)),
+    "unseen-dev": (OURS, ("unseen-*-dev.jsonl",)),
+    "unseen-held": (OURS, ("unseen-*-held.jsonl",)),
+    "mo-dev": (OURS, ("mo-*-dev.jsonl",)),
+    "mo-held": (OURS, ("mo-*-held.jsonl",)),
 }
 KINDS = ("article", "act", "decision")
 Key = tuple[Any, ...]

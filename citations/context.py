@@ -1,12 +1,18 @@
-"""The act of an article its words leave open: a list that shares the act after it, a reference back ("того же
-закона", "din aceeași lege"), a sources list that names the act first, and a bare article, which takes an act only
-where the text settles it (the same sentence, or the one act the text is about).
+"""The act of an article its words leave open, settled by a short table of rules tried in order (RULES).
+
+An article names its act in most answers, right after it ("ст. 1152 ГК РФ", "art. 5 din Legea nr. 85/2014"): the
+grammar reads that (citations.extract). What is left is settled here: a list that shares the act after its last
+member, a reference back ("того же закона", "din aceeași lege"), a sources list that names the act first, and then
+a bare article, which takes an act only where the text settles it, by the first rule of RULES that decides.
+Each rule's cases are in citations/data/context_rules.yaml, checked by tests/citations/test_context_rules.py;
+`Unit.rule` records which rule gave an article its act (citations.extract.explain shows it).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from citations import grammar_ro as ro
@@ -33,6 +39,78 @@ class Unit:
     act_end: int = -1
     ref: str | None = None
     forward: Unit | None = field(default=None, repr=False)
+    rule: str = "written-after"  # what gave the unit its act (or left it without one): a name of the rules below
+
+
+UNNAMED = "unnamed"  # a unit's act is named, but by nothing the registry reads: it stays unknown
+
+
+@dataclass(slots=True)
+class Scene:
+    """What the rules look at: the text, every act found in it (ordered, disjoint) and the article units."""
+
+    reg: ActRegistry
+    acts: list[ActMatch]
+    text: str
+    folded: str
+    j: Jurisdiction
+    units: list[Unit]
+    _starts: list[int] | None = None
+    _subjects: list[ActMatch] | None = None
+    _own: bool | None = None
+    _amending: dict[int, bool] = field(default_factory=dict)
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [a.start for a in self.acts]
+        return self._starts
+
+    def amending(self, a: ActMatch) -> bool:
+        """Whether the text names `a` as the act that amended, repealed or approved another ("в ред. Федерального
+        закона ...", "утрачивает силу (ФЗ от ...)", "modificat prin Legea ...", "aprobată prin Legea ...")."""
+        known = self._amending.get(a.start)
+        if known is None:
+            known = self._amending[a.start] = bool(_AMENDED_BY_BEFORE.search(self.folded, max(0, a.start - 90), a.start))
+        return known
+
+    def own_text(self) -> bool:
+        """Whether the passage is an act's own text: it heads its articles at line starts or names itself."""
+        if self._own is None:
+            self._own = bool(_OWN_HEADING.search(self.folded) or _SELF_NAMED.search(self.folded))
+        return self._own
+
+    def own_act(self) -> ActMatch | None:
+        """The act a passage of its own text opens with, in heading form ("LEGE nr. 47 din 17 aprilie 2014", "Hotărârea
+        Guvernului nr. 775/2005" on the first line): the first act, if nothing but its heading lines come before it."""
+        first = next((a for a in self.acts if a.key is not None), None)
+        if first is None or (self.units and self.units[0].start < first.start):
+            return None
+        line = self.folded.rfind("\n", 0, first.start) + 1
+        if self.folded[line : first.start].strip(" \t•-") or not self.text[first.start].isupper():
+            return None
+        return first
+
+    def subjects(self) -> list[ActMatch]:
+        """The acts the text is about: each act it names other than as an amending one, first mention of each."""
+        if self._subjects is None:
+            seen: dict[str, ActMatch] = {}
+            for a in self.acts:
+                if a.key is not None and a.key not in seen and not self.amending(a):
+                    seen[a.key] = a
+            self._subjects = list(seen.values())
+        return self._subjects
+
+
+# A rule answers None when it does not apply (the next rule is tried), or (act,) when it settles the unit: the
+# act, or None for "named, but not by anything the text lets us know".
+Decision = tuple[ActMatch | None] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    decide: Callable[[Scene, Unit], Decision]
 
 
 def fill_acts(
@@ -51,102 +129,164 @@ def fill_acts(
         u, nxt = units[i], units[i + 1]
         if u.act is None and u.ref is None and g.CONNECTOR.fullmatch(folded, u.items_end, nxt.start):
             u.forward = nxt
-    subjects: list[set[str | None]] = []  # the acts the text is about, worked out once if needed
+    scene = Scene(reg, acts, text, folded, j, units)
     for u in units:
         if u.act is not None:
             continue
         if u.ref is not None:
+            u.rule = "reference-back" if u.ref != UNNAMED else "unnamed-act"
             u.act = _refer_back(reg, acts, u.start, u.ref)
             if u.act is None and u.ref == "convention" and text[u.act_start : u.act_end].lstrip(" ,").split()[-1][:1].isupper():
                 # "art. 6 din Convenție", "ст. 6 Конвенции" with no convention named before: the European one
-                u.act = act_match(u.act_start, u.act_end, _CONVENTION, "convention")
+                u.act, u.rule = act_match(u.act_start, u.act_end, _CONVENTION, "convention"), "convention-alone"
             continue
         chain = u.forward
         while chain is not None and chain.act is None and chain.ref is None:
             chain = chain.forward
         if chain is not None:
-            u.act = (
-                chain.act
-                if chain.act is not None
-                else _refer_back(reg, acts, chain.start, chain.ref or "any")
-            )
+            u.rule = "list-forward"
+            u.act = chain.act if chain.act is not None else _refer_back(reg, acts, chain.start, chain.ref or "any")
             continue
-        if g.NOTED is not None and g.NOTED.match(folded, u.items_end):
-            u.act = _same_article_elsewhere(units, u)
-            continue
-        u.act = _context_act(reg, acts, text, folded, u, subjects)
+        for rule in RULES:
+            decided = rule.decide(scene, u)
+            if decided is not None:
+                u.act, u.rule = decided[0], rule.name
+                break
+        else:
+            u.act, u.rule = None, "unsettled"
+        a = u.act
+        if a is not None and a.start >= u.items_end and _FEW_WORDS.fullmatch(folded, u.items_end, a.start):
+            u.act_start, u.act_end = u.items_end, a.end  # "ст. 6 Вводного закона от ... № 147-ФЗ": its act, cited once
 
 
-def _same_article_elsewhere(units: list[Unit], u: Unit) -> ActMatch | None:
-    """The act of an article an amendment note is about: the act the text cites the same article number of ("Art. 37
-    a fost abrogat ..." and, in the case-law note below it, "art. 37 alin. (2) din Legea ... nr. 319/2006"); else
-    unknown, since the note's own act is the consolidated text's, which the passage rarely names."""
+# ---------------------------------------------------------------------------------------------- the rules
+def _amendment_note(s: Scene, u: Unit) -> Decision:
+    """The article an amendment note of a consolidated text is about ("Alineatul (1) , Articolul 39 , ... a fost
+    abrogat de ..."): the act the text cites the same article number of, else unknown; the note's own act is the
+    consolidated text's, which the passage rarely names."""
+    g = ru if s.j == "ru" else ro
+    if g.NOTED is None or not g.NOTED.match(s.folded, u.items_end):
+        return None
     number = u.items[0][0]
-    for other in units:
+    for other in s.units:
         if other is not u and other.act is not None and other.act.key is not None and other.items[0][0] == number:
-            return other.act
+            return (other.act,)
+    return (None,)
+
+
+def _draft_observation(s: Scene, u: Unit) -> Decision:
+    """ "3. La art.2, recomandăm ...": an opinion's observation on the draft it reviews opens with the draft's own
+    article, which has no act yet, whatever acts the opinion names around it."""
+    if s.j != "ro" or not _LA_OBSERVATION.search(s.folded, max(0, u.start - 12), u.start):
+        return None
+    return (None,) if _DRAFT_REVIEWED.search(s.folded) else None
+
+
+def _same_sentence_before(s: Scene, u: Unit) -> Decision:
+    """The act named last before the article in the same sentence ("Согласно ГК РФ ... (ст. 333)"), other than one
+    named as amending another ("(в ред. Федерального закона ...)")."""
+    for i in range(bisect_left(s.starts, u.start) - 1, -1, -1):
+        a = s.acts[i]
+        if a.key is None or s.amending(a) or not _fits_article(s, a, u):
+            continue
+        if _TEXT_SENTENCE_END.search(s.text, a.end, u.start) or _RUN_ON_SENTENCE_END.search(s.text, a.end, u.start):
+            return None
+        if _AMENDS.search(s.folded, a.end, u.start):
+            return None  # "... cu următoarea completare:\n- după articolul 14": the amended act's (amended-act)
+        return (a,)
     return None
 
 
-def _context_act(
-    reg: ActRegistry, acts: list[ActMatch], text: str, folded: str, u: Unit, subjects: list[set[str | None]]
-) -> ActMatch | None:
-    """The act of an article written bare, where the text settles it: the act named last before it in the
-    same sentence, the act an amending text declares it amends, or the one act the whole text names; else the act
-    the sentence goes on to name ("(ст. 131–132 ..., см. ГПК РФ)"); else the one act named before it however far
-    back ("Legea nr. 85/2014 ..." pages before "potrivit art. 75"). Never an act named sentences before among
-    others: better unknown."""
-    prev = _refer_back(reg, acts, u.start, "any")
-    if prev is not None and not _TEXT_SENTENCE_END.search(text, prev.end, u.start):
-        return prev
-    amended = _amended_act(acts, folded, u.start)
-    if amended is not None:
-        return amended
-    # the act a text is about: the one it names other than as the act that amended it
-    if not subjects:
-        subjects.append(
-            {
-                a.key
-                for a in acts
-                if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)
-            }
-        )
-    if len(subjects[0]) == 1:
-        key = next(iter(subjects[0]))
-        return next(a for a in acts if a.key == key)
-    nxt = _next_in_sentence(acts, text, folded, u.items_end)
-    if nxt is not None or prev is None:
-        return nxt
-    # the one act the text has named so far, however far back ("Ordonanța ... nr. 202/2008" paragraphs before "este
-    # art. 29"), other than as an amending act; several acts named before it leave it unknown
+def _amended_act(s: Scene, u: Unit) -> Decision:
+    """The act an amending text declares it amends ("Legea nr. 231/2015 ... se modifică după cum urmează:", "Se
+    aprobă Ordonanța ..., cu următoarea completare:", "Внести в Федеральный закон ... следующие изменения:"): the
+    first act of the sentence that makes the declaration; the articles it then names bare are that act's."""
+    folded = s.folded
+    if folded.find(":", 0, u.start) < 0:
+        return None
+    last = next(reversed(list(_AMENDS.finditer(folded, 0, u.start))), None)
+    if last is None:
+        return None
+    lo = folded.rfind("\n", 0, last.start()) + 1
+    for end in _TEXT_SENTENCE_END.finditer(s.text, lo, last.start()):
+        lo = end.end()  # the declaration's own sentence, not the paragraph (a page may run on one line)
+    a = next((a for a in s.acts if lo <= a.start < last.start() and a.key is not None), None)
+    return (a,) if a is not None and _fits_article(s, a, u) else None
+
+
+def _own_text(s: Scene, u: Unit) -> Decision:
+    """ "datele menționate la art. 1 pentru persoanele ... potrivit Legii nr. 53/2003": in an act's own text (it heads
+    its own articles, "Art. 2", "ARTICOLUL 3", or speaks of itself, "prezenta hotărâre") a bare article is one of its
+    own, not an act's named near it: the act the passage opens with in heading form, else unknown."""
+    if s.j != "ro" or not s.own_text():
+        return None
+    head = s.own_act()
+    return (head if head is not None and _fits_article(s, head, u) else None,)
+
+
+def _one_subject(s: Scene, u: Unit) -> Decision:
+    """The one act the whole text is about, other than as the act that amended another."""
+    subjects = [a for a in s.subjects() if _fits_article(s, a, u)]
+    return (subjects[0],) if len(subjects) == 1 else None
+
+
+def _next_in_sentence(s: Scene, u: Unit) -> Decision:
+    """The first act after the article when no sentence ends before it ("(ст. 131–132 ..., см. ГПК РФ)"); not the
+    act an amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea
+    nr."). Where no act was named before the article either, the article is left unknown here."""
+    nxt = next((a for a in s.acts if a.start >= u.items_end and a.key is not None and _fits_article(s, a, u)), None)
+    if nxt is not None and _MEASURED_AGAINST.search(s.folded, max(0, nxt.start - 40), nxt.start):
+        nxt = None  # "ст. 134 признан не соответствующим Конституции РФ": the act the article is measured against
+    if nxt is not None and (
+        _SENTENCE_END.search(s.folded, u.items_end, nxt.start)
+        or _TEXT_SENTENCE_END.search(s.text, u.items_end, nxt.start)
+        or _AMENDED_BY.search(s.folded, u.items_end, nxt.start)
+    ):
+        nxt = None
+    if nxt is not None:
+        return (nxt,)
+    return None if any(a.end <= u.start and a.key is not None for a in s.acts) else (None,)
+
+
+def _one_act_before(s: Scene, u: Unit) -> Decision:
+    """The one act the text has named so far, however far back ("Ordonanța ... nr. 202/2008" paragraphs before "este
+    art. 29"), other than as an amending act; several acts named before leave the article unknown."""
     before = {
         a.key: a
-        for a in acts[: bisect_right([a.end for a in acts], u.start)]
-        if a.key is not None and not _AMENDED_BY_BEFORE.search(folded, max(0, a.start - 90), a.start)
+        for a in s.acts[: bisect_right([a.end for a in s.acts], u.start)]
+        if a.key is not None and not s.amending(a) and _fits_article(s, a, u)
     }
-    return next(iter(before.values())) if len(before) == 1 else None
+    return (next(iter(before.values())) if len(before) == 1 else None,)
 
 
-# "Legea nr. 231/2015 ..., se modifică și se completează după cum urmează:", "Внести в Федеральный закон ...
-# следующие изменения:": the articles an amending act then names bare ("1. La articolul 3, ...") are the amended act's
-_AMENDS = re.compile(
-    r"\bse\s+(?:modifica|completeaza|modifica\s+si\s+se\s+completeaza)(?:\s+dupa\s+cum\s+urmeaza)?\s*:"
-    r"|следующ[а-я]+\s+изменени[а-я]*\s*:"
+RULES: tuple[Rule, ...] = (
+    Rule("amendment-note", _amendment_note),
+    Rule("draft-observation", _draft_observation),
+    Rule("same-sentence-before", _same_sentence_before),
+    Rule("amended-act", _amended_act),
+    Rule("own-text", _own_text),
+    Rule("one-subject", _one_subject),
+    Rule("next-in-sentence", _next_in_sentence),
+    Rule("one-act-before", _one_act_before),
+)
+# what the grammar and fill_acts settle before RULES (named in Unit.rule too)
+SETTLED_BEFORE = (
+    "written-after", "structure-between", "bracket-between", "title-between", "inside-title", "reference-back",
+    "approved-rules", "named-back", "constitutional-adjective", "unnamed-act", "convention-alone", "sources-list",
+    "list-forward",
 )
 
 
-def _amended_act(acts: list[ActMatch], folded: str, pos: int) -> ActMatch | None:
-    """The act an amending text declares it amends, before `pos`: the first act of the paragraph ending in "se
-    modifică ... după cum urmează:"."""
-    if folded.find(":", 0, pos) < 0:
-        return None
-    last = next(reversed(list(_AMENDS.finditer(folded, 0, pos))), None)
-    if last is None:
-        return None
-    lo = folded.rfind("\n", 0, last.start()) + 1  # the declaration opens its paragraph
-    return next((a for a in acts if lo <= a.start < last.start() and a.key is not None), None)
+def _fits_article(s: Scene, a: ActMatch, u: Unit) -> bool:
+    """Whether `a` can hold the unit's article at all: codes number their articles in Arabic numerals, so "art. I
+    pct. 3", "art. II" written bare belong to an amending or approving act, never to a code named nearby."""
+    first = u.items[0][0]
+    if first[:1].isalpha() and first != "unic":
+        return not (a.type == "code" or s.reg.kind_of(a.key) == "code")
+    return True
 
 
+# ---------------------------------------------------------------------------------------------- the other paths
 def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
     """Sources-list style, the act first: "Legea nr. 85/2014, art. 5", "ГК РФ, ст. 1152"."""
     used = {u.act.start for u in units if u.act is not None}
@@ -157,11 +297,8 @@ def _acts_first(units: list[Unit], acts: list[ActMatch], folded: str) -> None:
         i = bisect_right(ends, u.start) - 1
         if i >= 0 and acts[i].start not in used and _ACT_THEN_ARTICLE.fullmatch(folded, acts[i].end, u.start):
             a = acts[i]
-            u.act, u.act_start, u.act_end, u.start = a, a.start, a.end, a.start
+            u.act, u.act_start, u.act_end, u.start, u.rule = a, a.start, a.end, a.start, "sources-list"
             used.add(a.start)
-
-
-UNNAMED = "unnamed"  # a unit's act is named, but by nothing the registry reads: it stays unknown
 
 
 def _refer_back(reg: ActRegistry, acts: list[ActMatch], pos: int, kind: str) -> ActMatch | None:
@@ -229,33 +366,47 @@ def named_back(
     return None
 
 
-def _next_in_sentence(acts: list[ActMatch], text: str, folded: str, pos: int) -> ActMatch | None:
-    """The first act after `pos` when no sentence ends before it: "(ст. 131–132 ..., см. ГПК РФ)"; not the act an
-    amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea nr.")."""
-    nxt = next((a for a in acts if a.start >= pos and a.key is not None), None)
-    if (
-        nxt is None
-        or _SENTENCE_END.search(folded, pos, nxt.start)
-        or _TEXT_SENTENCE_END.search(text, pos, nxt.start)
-    ):
-        return None
-    if _AMENDED_BY.search(folded, pos, nxt.start):
-        return None
-    return nxt
-
-
-_SENTENCE_END = re.compile(r"[.!?;]\s+[^a-zа-я0-9]|\n")
-# a sentence ends where a capital follows its stop, which only the original text shows
-# (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
-_TEXT_SENTENCE_END = re.compile(
-    r"(?<!alin)(?<!art)(?<!lit)(?<!pct)(?<!nr)(?<!ст)(?<![пч])(?<!пп)(?<!абз)"  # "alin. (2)", "ст. Закона" go on
-    r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
+# ---------------------------------------------------------------------------------------------- patterns
+# "Legea nr. 231/2015 ..., se modifică și se completează după cum urmează:", "Se aprobă Ordonanța ..., cu
+# următoarea completare:", "Внести в Федеральный закон ... следующие изменения:": the articles an amending act then
+# names bare ("1. La articolul 3, ...") are the amended act's
+_AMENDS = re.compile(
+    r"\bse\s+(?:modifica|completeaza|modifica\s+si\s+se\s+completeaza)(?:\s+dupa\s+cum\s+urmeaza)?\s*:"
+    r"|\bcu\s+urmatoarel?e?a?\s+(?:modificar[ie]|completar[ie])(?:\s+si\s+(?:modificar[ie]|completar[ie]))?\s*:"
+    r"|следующ[а-я]+\s+изменени[а-я]*\s*:"
 )
+# an act's own text: its article headings at line starts ("Art. 2\n", "ART. 1 (1) ...", "Articolul 3 - Definiții") or its
+# words about itself ("prezenta hotărâre", "prezentul ordin")
+_OWN_HEADING = re.compile(r"(?:^|\n)[ \t+]*(?:art\.|articolul)\s*(?:\d+(?:\^\d+)?|[ivxl]+|unic)(?:\.|\s*-|\s*\n|\s+\()", re.M)
+_SELF_NAMED = re.compile(r"\bprezent(?:a|ei|ul|ului)\s+(?:lege|legi|hotarar|ordonant|ordin|decizi|regulament|norm|metodologi)")
+# "3. La art.2, ..." at the start of a sentence, a line or a numbered observation
+_LA_OBSERVATION = re.compile(r"(?:^|\n|[.;:]\s+|\d+\.\s*)la\s+\Z")
+_DRAFT_REVIEWED = re.compile(r"\bproiect(?:ul|ului)?\s+de\s+(?:lege|ordonant|hotarar|ordin|act)")
+# On the folded text: a stop and a quote, bracket or dash after it ("alin. (3)" goes on). The abbreviations are tested
+# behind the stop once it is found, so the scan skips to a stop first.
+_SENTENCE_END = re.compile(
+    r"[.!?;](?<!alin\.)(?<!art\.)(?<!lit\.)(?<!pct\.)(?<!nr\.)(?<!ст\.)(?<![пч]\.)(?<!пп\.)(?<!абз\.)(?<!al\.)"
+    r"\s+[^a-zа-я0-9]|\n"
+)
+# a sentence ends where a capital follows its stop (and any closing quote or bracket), which only the original text
+# shows (a line ending without a stop goes on: "dispoziții din Regulamentul ..., referitoare la:\na) art. 5-7;\nb) ...")
+_TEXT_SENTENCE_END = re.compile(  # "alin. (2)", "Art. I", "ст. Закона" go on
+    r"[.!?](?<!(?i:alin)[.!?])(?<!(?i:art)[.!?])(?<!(?i:lit)[.!?])(?<!(?i:pct)[.!?])(?<!(?i:nr)[.!?])"
+    r"(?<!(?i:ст)[.!?])(?<!(?i:[пч])[.!?])(?<!(?i:пп)[.!?])(?<!(?i:абз)[.!?])"
+    r"[\"”»“')]*(?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„*])|\s*\n)|\n\s*\n"
+)
+# "...публичных интересов.КонсультантПлюс: примечание.Со дня ...": sentences a page's markup ran together
+_RUN_ON_SENTENCE_END = re.compile(r"[.!?](?<=[a-zа-яёăâîșțşţ]{3}[.!?])(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ][a-zа-яёăâîșțşţ])")
 _AMENDED_BY_BEFORE = re.compile(
-    r"(?:(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*\s+(?:de|prin)"
-    r"|care\s+(?:modifica|completeaza|abroga|inlocuieste))\s+(?:[a-z0-9.,^()]+\s+){0,8}?\Z|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
+    r"(?:(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat|aprobat)[a-z]*"
+    r"\s+(?:cu\s+modificari(?:\s+si\s+completari)?\s+)?(?:de|prin)"
+    r"|care\s+(?:modifica|completeaza|abroga|inlocuieste))\s+(?:[a-z0-9.,^()]+\s+){0,8}?\Z"
+    r"|(?:изменени|редакци|ред\.)[а-я]*\s+(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
+    r"|(?:утрачива|утратил|утративш)[а-я]*\s+силу\s*(?:[(,—–-]\s*)?(?:[а-я0-9.,№n-]+\s+){0,6}?\Z"
 )
+_FEW_WORDS = re.compile(r"(?:\s+[^\s.,;:()\[\]]+){0,3}\s+")  # at most three words, no punctuation between
+_MEASURED_AGAINST = re.compile(r"(?:соответству|соответстви|противореч)[а-я]*\s+\Z|(?:conform[a-z]*\s+cu|contrar[a-z]*)\s+\Z")
 _AMENDED_BY = re.compile(
     r"(?:a|au)\s+fost\s+(?:modificat|abrogat|introdus|completat|inlocuit|republicat|suspendat)[a-z]*\s+(?:de|prin)"
-    r"|(?:изменен|утратил|признан|введен|дополнен)[а-я]*\s+(?:федеральным\s+законом|законом|силу)"
+    r"|(?:изменен|утратил|утрачива|признан|введен|дополнен)[а-я]*\s+(?:федеральным\s+законом|законом|силу)"
 )

@@ -86,7 +86,10 @@ class DecisionFinder:
             if num is None and d is None:
                 continue
             date = iso_date(d) if d else None
-            end = m.end()
+            end, num_at = m.end(), (m.start("num"), m.end("num")) if num else None
+            defined = _DEFINED_NUMBER.match(folded, end) if num is None else None
+            if defined is not None:  # "Постановление Пленума ВС РФ от 28.06.2012 (далее - Постановление N 17)"
+                num, num_at, end = defined.group("num"), defined.span("num"), defined.end()
             after = ru.POINT_AFTER.match(folded, end)
             if point is None and after is not None:
                 point, end = after.group("point"), after.end()
@@ -94,7 +97,7 @@ class DecisionFinder:
                 title = ru.TITLE_AFTER.match(folded, end)  # the resolution's title names acts too
                 end = title.end() if title is not None else end
             end = trim_end(text, start, end)
-            number = text[m.start("num") : m.end("num")] if num else None
+            number = text[num_at[0] : num_at[1]] if num_at else None
             found.append(new_citation(start, end, text[start:end], "decision", "ru", court=court, number=number,
                                   date=date, year=date[:4] if date else None, point=point))  # fmt: skip
             nxt = ru.NEXT_DECISION.match(folded, m.end()) if num else None
@@ -332,6 +335,10 @@ def _names_court_abbreviation(folded: str) -> bool:
     return False
 
 
+# "от 28.06.2012 (далее - Постановление N 17)": a resolution cited by date whose number its defined short name gives
+_DEFINED_NUMBER = re.compile(
+    r"\s*\(\s*далее\s*[-–—]?\s*(?:постановлени|определени|решени)[а-я]*\s*(?:№|n)\s*(?P<num>\d+(?:[/-][0-9а-я]+)*)\s*\)"
+)
 _STOP = re.compile(r"[.!?](?:[ \t]+(?=[A-ZА-ЯЁÎÂȘȚŞŢĂ«\"„(])|\s*\n)|\n\s*\n")
 
 

@@ -36,6 +36,18 @@ def extract(text: str, jurisdiction: Literal["ru", "ro", "auto"] = "auto") -> li
     return (_EXTRACTOR or _extractor()).run(text, j)
 
 
+def explain(text: str, jurisdiction: Literal["ru", "ro", "auto"] = "auto") -> list[tuple[str, str | None, str | None, str]]:
+    """Each article the extractor reads, as (what is written, its first article, the act given, the rule that gave
+    it: a name of citations.context.RULES or of a path settled before them): why an article has the act it has."""
+    if not text:
+        return []
+    j: Jurisdiction = jurisdiction if jurisdiction != "auto" else ("ru" if is_cyrillic_text(text) else "ro")
+    return [
+        (text[u.start : u.items_end], u.items[0][0], u.act.key if u.act is not None else None, u.rule)
+        for u in (_EXTRACTOR or _extractor()).units(text, j)
+    ]
+
+
 _EXTRACTOR: Extractor | None = None
 
 
@@ -53,15 +65,27 @@ class Extractor:
         self._decisions = DecisionFinder(registry)
 
     # ------------------------------------------------------------------ driver
+    def units(self, text: str, j: Jurisdiction) -> list[Unit]:
+        """The article units of `text` with their acts settled (what citations.extract.explain shows)."""
+        folded = fold(text)
+        decisions = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
+        return self._settled_units(text, folded, j, [(d.start, d.end) for d in decisions], self.reg.acts_in(folded, j))
+
+    def _settled_units(
+        self, text: str, folded: str, j: Jurisdiction, taken: list[tuple[int, int]], acts: list[ActMatch]
+    ) -> list[Unit]:
+        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {}, acts)
+        if taken:
+            units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
+        fill_acts(self.reg, units, acts, text, folded, j)
+        return units
+
     def run(self, text: str, j: Jurisdiction) -> list[Citation]:
         folded = fold(text)
         out = self._decisions.ru(text, folded) if j == "ru" else self._decisions.ro(text, folded)
         taken = [(d.start, d.end) for d in out]
         acts = self.reg.acts_in(folded, j)
-        units = self._units(text, folded, j, {a.start: a for a in acts} if acts else {}, acts)
-        if taken:
-            units = [u for u in units if not _overlaps(u.start, u.items_end, taken)]
-        fill_acts(self.reg, units, acts, text, folded, j)
+        units = self._settled_units(text, folded, j, taken, acts)
         for u in units:
             self._unit_citations(u, text, j, out)
         if acts:
@@ -185,18 +209,34 @@ class Extractor:
                     act = _genitive_act_after_stop(folded, acts_at.get(items_end + 2))
                 if act is None and g.STRUCTURE_GAP is not None:
                     structure = g.STRUCTURE_GAP.match(folded, items_end)  # "Articolul LXXIV, Capitolul III din ..."
-                    if structure is not None:
-                        act = acts_at.get(structure.end())
+                    act = acts_at.get(structure.end()) if structure is not None else None
+                    unit.rule = "structure-between"
+                opens = folded[items_end + 1 : items_end + 2] if folded.startswith(" ", items_end) else folded[items_end : items_end + 1]
+                if act is None and opens == "(" and g.PAREN_GAP is not None:
+                    bracketed = g.PAREN_GAP.match(folded, items_end)  # "art. IV pct. 40 (cu referire la art. 61^1 din ...) din"
+                    act = acts_at.get(bracketed.end()) if bracketed is not None else None
+                    unit.rule = "bracket-between"
+                if act is None and opens in _QUOTES:
+                    titled = g.TITLE_GAP.match(folded, items_end)  # "статьи 318 "Возбуждение ..." УПК Российской Федерации"
+                    act = acts_at.get(titled.end()) if titled is not None else None
+                    unit.rule = "title-between"
                 if act is None and pos is not None and _inside_an_act(acts, pos.end()):
                     # "pentru ... abrogarea art. XXVIII din Ordonanța de urgență ... nr. 130/2021": the article's
                     # act is written inside another act's title, which the scan read whole
                     act = self.reg.match_at(folded, pos.end(), j)
+                    unit.rule = "inside-title"
+                if act is None:
+                    unit.rule = "written-after"
                 if act is not None and is_ru and pos is not None and pos.group("after") and len(items) == 1:
                     a, b, s, e, _ = items[0]  # "ст. 12.9 ч. 2 КоАП РФ": the part written after the number
                     unit.items = [(a, b, s, e, _ru_part_after(pos.group("after")))]
-            if (act is not None and len(items) == 1 and folded.find("\n", items_end, act.start) >= 0
-                    and _is_heading(text, folded, mstart, base, items_end)):
-                continue  # "Articolul 16\nLegea nr. ...": the heading, and the text under it
+            if act is not None and len(items) == 1 and (
+                (folded.find("\n", items_end, act.start) >= 0 and _is_heading(text, folded, mstart, base, items_end))
+                or (not is_ru and act.start == items_end + 1 and _NOMINATIVE_ACT.match(folded, act.start)
+                    and text[act.start].isupper() and text[mstart:base].rstrip(". ").isupper())
+            ):
+                continue  # "Articolul 16\nLegea nr. ...", "ART. I Legea nr. 207/2015 ... se modifică": a heading, and the
+                # text under it, which begins with an act in the nominative (a citation writes "din Legea", "al Legii")
             if act is not None:
                 unit.act, unit.act_start, unit.act_end = act, act.start, act.end
             else:
@@ -225,11 +265,11 @@ class Extractor:
         rules = g.APPROVED_RULES.match(folded, after)
         approver = acts_at.get(rules.end()) if rules is not None else None
         if approver is not None:  # "art. 251 din Regulamentul ..., aprobat prin Hotărârea ... nr. 8/1994"
-            unit.act, unit.act_start, unit.act_end = approver, approver.start, approver.end
+            unit.act, unit.act_start, unit.act_end, unit.rule = approver, approver.start, approver.end, "approved-rules"
             return True
         back = named_back(text, folded, after, mstart, acts, g.HEAD_WORD) if acts else None
         if back is not None:  # "ст. 49 Основ": the act named before, by the word written here
-            unit.act, unit.act_start, unit.act_end = back[0], items_end, back[1]
+            unit.act, unit.act_start, unit.act_end, unit.rule = back[0], items_end, back[1], "named-back"
             return True
         lo = max(0, unit.start - 60)
         adjective = (
@@ -239,9 +279,10 @@ class Extractor:
         if adjective is not None:  # "dispozițiile constituționale ale art. 21": the Constitution, before the article
             unit.act = act_match(adjective.start(), adjective.end(), g.CONSTITUTION, "code")
             unit.act_start, unit.act_end, unit.start = adjective.start(), adjective.end(), adjective.start()
+            unit.rule = "constitutional-adjective"
             return True
         unnamed = g.UNNAMED_ACT.match(folded, after) if g.UNNAMED_ACT is not None else None
-        if unnamed is not None and text[unnamed.start("w")].isupper():
+        if unnamed is not None and (text[unnamed.start("w")].isupper() or not g.UNNAMED_NEEDS_CAPITAL):
             unit.ref = UNNAMED  # "art. 46(2) din Regulamentul de organizare ...": cited, its act unknown
             return True
         if g.NOT_AN_ACT.match(folded, after):
@@ -306,8 +347,12 @@ def _items(written: str, is_ru: bool) -> tuple[tuple[str, str | None, int, int, 
     return tuple(out)
 
 
-_LINE_LEAD = frozenset(" \t+*#>-")
-_DASH_TITLE = re.compile(r"[ \t]*[-–—][ \t]+[A-ZĂÂÎȘȚŞŢА-ЯЁ]")  # "Articolul 668 - Somația": the article's title
+_LINE_LEAD = frozenset(" \t+*#>-\"„“«'")  # '"Art. 14^1. - Ori de câte ori ...': the heading of a quoted new article
+_QUOTES = frozenset('"«„“')
+_STOP_DASH = re.compile(r"\.[ \t]*[-–—−][ \t]+(?:\(\d|[A-ZĂÂÎȘȚŞŢА-ЯЁ])")  # "Art. 2. − Procedurile ...", "Art. 77^1. - (1)"
+_NOMINATIVE_ACT = re.compile(r"(?:legea|ordonanta|hotararea|ordinul|decizia|decretul)(?![a-z])")
+_INFLECTED_RU_WORD = re.compile(r"стат(?:ь(?:и|е|ю|ей|ям|ями|ях)|ей)(?![а-я])")
+_DASH_TITLE = re.compile(r"[ \t]*[-–—−][ \t]+[A-ZĂÂÎȘȚŞŢА-ЯЁ]")  # "Articolul 668 - Somația": the article's title
 
 
 def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> bool:
@@ -315,6 +360,12 @@ def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> boo
     cite one: written in capitals ("ART. 1", "ARTICOLUL 15"), or alone at the start of a line ("Articolul 15" and
     the line ends, "Art. 1." then the text, "Articolul 1Se aprobă" run together by a lost line break)."""
     word = text[start:items].strip()
+    if word == "Articolul" and folded.startswith("\n", end):
+        return True  # "... emite următorul ordin: Articolul 1\n(1) Se aprobă": a heading a lost line break ran on
+    if _INFLECTED_RU_WORD.match(folded, start):
+        return False  # "ЧАСТЬЮ ПЕРВОЙ СТАТЬИ 128.1\nУГОЛОВНОГО КОДЕКСА": a heading's word is "Статья", never inflected
+    if word[:1].isupper() and _STOP_DASH.match(text, end):
+        return True  # "... Codul fiscal: Definirea venitului ... Art. 77^1. - (1) La transferul": a quoted article's heading
     if (len(word) > 2 and word.replace(".", "").isupper()) or text[end : end + 1].isupper():
         return True
     k = start - 1
@@ -325,6 +376,8 @@ def _is_heading(text: str, folded: str, start: int, items: int, end: int) -> boo
     rest = folded[end : end + 3]
     if not rest or rest[0] == "\n" or text[end].isupper() or _DASH_TITLE.match(text, end):
         return True
+    if rest[0] in ".:" and _DASH_TITLE.match(text, end + 1):
+        return True  # "Art. 1. – La articolul 4 ...", "Art. 14^1. - Ori de câte ori ...": the article's own text follows
     return rest[0] in ".:" and (len(rest) < 2 or rest[1] == "\n" or (rest[1] == " " and text[end + 2 : end + 3].isupper()))
 
 

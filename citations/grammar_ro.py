@@ -13,6 +13,8 @@ from citations.text import MONTH_WORD
 ART_WORD = r"(?:art\.|articolul(?:ui)?|articolele|articolelor|art(?=\s*\d))"
 # An inserted article's index: "2^1", "2¹" (a superscript) or "2 ind. 1" / "2 indice 1".
 INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s+ind(?:\.|ice)\s*\d+)"
+# A PDF text layer may drop every letter with a diacritic: "Hotrrea Guvernului", "Ordonana Guvernului", "Constituiei"
+# (the act words above and the registry's names read those forms too).
 # Amending laws number their articles in Roman numerals ("art. I din O.U.G. nr. 11/2026"): I to XCIX, lower
 # case in the folded text, never part of a word ("art. vă", "și i-a"); upper case in the answer itself
 # (citations.extract checks the original: "art. 5 și i se aplică" lists no article I).
@@ -30,9 +32,12 @@ LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a
        rf"(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*")
 PCT = (rf"(?:pct\.|punctul|punctele)\s*(?:\d+(?:\.\d+)?{_SUB_INDEX}?"
        rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*"
-       r"|[ivx]+(?![a-z])(?:\s+poz\.\s*\d+)?)")  # "art. 1 pct. I poz. 7 din Legea nr. 602/2004": an enabling law's list
+       r"|[ivx]+(?:\.\d+)?(?![a-z0-9])(?:\s+poz\.\s*\d+)?(?:\s*(?:,|-|si)\s*(?:[ivx]+\.)?\d+(?![\d.]))*)")
+# "art. 1 pct. I poz. 7 din Legea nr. 602/2004", "art. 1 pct. I.5 din Legea nr. 182/2013", "pct. I.3 și 14": an enabling
+# law's list of the fields it empowers the Government in
 PAR = r"(?:paragraful|par\.|§)\s*\d+"
-TEZA = r"(?:teza|tezele)\s+(?:a\s+)?[ivx]+(?:-a)?|(?:prima|ultima)\s+teza|teza\s+(?:intai|finala)"
+TEZA = (r"(?:teza|tezele)\s+(?:a\s+)?(?:[ivx]+(?:-a)?(?![a-z])|intai|doua|treia|patra|cincea)|(?:prima|ultima)\s+teza"
+        r"|teza\s+(?:intai|finala)")  # "art. 4 alin. (1) teza a doua și art. 5 ... teza întâi din Legea ..."
 # "art. 46(2)": the paragraph written in brackets straight after the number, without "alin."
 BRACKET_ALIN = r"(?<=[\d¹²³⁴⁵⁶⁷⁸⁹⁰])\(\d+(?:\^\d+)?\)"
 SUB = rf"(?:{BRACKET_ALIN})?(?:\s*,?\s*(?:{ALIN}|{LIT}|{PCT}|{PAR}|{TEZA}))*"
@@ -44,8 +49,9 @@ PRE = rf"(?:{ALIN}|{LIT}|{PCT})(?:\s*,?\s*(?:{LIT}|{PCT}))*\s+(?:al|a|din|de\s+l
 # ---------------------------------------------------------------- acts known by type and number
 ACT_TYPE = (
     r"(?P<rtype>leg(?:ea|ii|e)(?:-cadru)?|l\.|o\.?\s?u\.?\s?g\.?|ordonan\S{0,4}\s+de\s+urgen\S{0,5}(?:\s+a\s+guvernului)?"
-    r"|o\.?\s?g\.?|ordonant[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
-    r"|hotarar[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|o\.?\s?g\.?|ordonan[a-z]*(?:\s+a)?\s+guvernului|ordonanta(?=\s+nr)|h\.?\s?g\.?"
+    r"|hot(?:arar|rr)[a-z]*\s+(?:a\s+)?guvernului|hotarare(?=\s+nr)|hotarar[a-z]*\s+camerei\s+deputatilor"
+    r"|h\.\s?c\.\s?m\.?|hcm(?=\s+nr)|hotarar[a-z]*\s+(?:a\s+)?consiliului\s+de\s+ministri"  # the Council of Ministers, before 1990
     r"|hotarar[a-z]*\s+parlamentului(?:\s+romaniei)?|decizi[a-z]*\s+(?:a\s+)?prim(?:ului)?-ministru(?:lui)?"
     r"|decret(?:ul|ului)?(?:-lege)?|decretul-lege|ordin(?:ul(?:ui)?)?(?:\s+comun)?)"
 )
@@ -54,13 +60,13 @@ ACT_TYPE = (
 # short name ("Legea apărării naționale nr. 45/1994"): citations.registry.ActRegistry._ro_law refuses a law's longer run. The words
 # never run into the next act's type. No group inside the alternation of heads: the regex engine then skips in C to
 # the letters an act's type can begin with (a named group there makes the scan four times slower).
-ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!nr(?![a-z])|leg|ordin|ordonan|hotar|decret)[a-z]+){{0,9}}?)"
+ACT_HEAD = rf"{ACT_TYPE}(?:(?![a-z])|(?=nr))(?P<words>(?:,?\s+(?!(?:nr|oug|og|hg|hcm)(?![a-z])|leg|ordin|ordonan|hotar|hotrr|decret)[a-z]+){{0,9}}?)"
 ACT_NUMBER = r"\d{1,3}(?:\.\d{3})+|\d+"
 _NOT_ABBREVIATION = r"(?<!nr)(?<!art)(?<!alin)(?<!lit)(?<!pct)(?<!ind)"  # "a Legii nr. 227/2015" goes on
 # "Hotărârii Parlamentului nr. 5/2020 pentru acordarea încrederii Guvernului și Deciziei prim-ministrului nr. 200/2019":
 # a title ends before "și" and another act; "pentru modificarea Legii nr. 1/2011 și a Legii nr. 2/2012" goes on
 _NEXT_ACT = (
-    r"\s+si\s+(?=(?:legea|legii|ordonant[a-z]*|hotarar[a-z]*|decizi[a-z]*|decret[a-z]*|ordinul(?:ui)?|o\.?\s?u\.?\s?g\.?"
+    r"\s+si\s+(?=(?:legea|legii|ordonan[a-z]*|hot(?:arar|rr)[a-z]*|decizi[a-z]*|decret[a-z]*|ordinul(?:ui)?|o\.?\s?u\.?\s?g\.?"
     r"|h\.?\s?g\.?|o\.?\s?g\.?)\s)"
 )
 # "pentru aprobarea Normelor ..., precum și a organismelor ...", "... 2021-2022, precum și pentru completarea ...": a
@@ -71,7 +77,7 @@ _TITLE_GOES_ON = (
 )
 ACT_LAW = (
     rf"{ACT_HEAD}\s*(?:nr\.?\s*)?(?P<rnum>{ACT_NUMBER})(?:\s*/\s*(?:{ACT_NUMBER})(?=\s*/))*"  # joint: 1.306/1.883/2016
-    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+)?(?P<ryear2>\d{{4}}))(?!\d)"
+    rf"(?:\s*/\s*(?P<ryear>\d{{4}})|\s+din\s+(?:\d{{1,2}}\s+{MONTH_WORD}\s+|\d{{1,2}}\.\d{{1,2}}\.)?(?P<ryear2>\d{{4}}))(?!\d)"
     r"(?:\s*-\s*cod(?:ul|ului)\s+[a-z ]+?(?=[,;.()]|$)"
     rf"|(?:\s+|(?<=\d))(?:privind|pentru|cu\s+privire\s+la)\s+(?:[^,;()\n\"]|\((?:ue|ce|cee)\)|{_TITLE_GOES_ON}){{1,400}}?"
     rf"(?=(?!{_TITLE_GOES_ON})[,;()\n\"]|{_NOT_ABBREVIATION}\.(?:\s|$)|{_NEXT_ACT}|$))?"
@@ -100,6 +106,11 @@ _STRUCTURE = r"(?:\s*,?\s*(?:capitolul|sectiunea|titlul|partea|cartea)\s+(?:a\s+
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 # tried only when no act follows the plain gap (most articles name their act right after them)
 STRUCTURE_GAP = re.compile(rf"(?=\s*,){_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# "art. IV pct. 40 (cu referire la art. 61^1 din Legea nr. 101/2016) din Ordonanța de urgență ... nr. 45/2018": a
+# bracket between the article and its act (the bracket's own article has its own act)
+PAREN_GAP = re.compile(r"\s*\([^()\n]{1,200}\)\s*,?\s*(?:din|al|a|ale)\s+")
+# "art. 1357 „Condițiile răspunderii” din Codul civil": the article's own title in quotes between it and its act
+TITLE_GAP = re.compile(r'\s*(?:"[^"\n]{2,160}"|«[^»\n]{2,160}»|„[^“”"\n]{2,160}[“”"])\s*,?\s*(?:(?:din|al|a|ale)\s+)?')
 # "Alineatul (1) , Articolul 39 , Sectiunea a 3-a , Capitolul IV a fost abrogat de ...": the article an amendment
 # note of a consolidated text is about, which is the text's own act, not one named around it
 NOTED = re.compile(
@@ -112,6 +123,7 @@ UNNAMED_ACT = re.compile(
     r"\s*(?:,\s*)?(?:din|al|ale|a)\s+(?P<w>(?:regulament|norme|normel|metodologi|procedur|statut|instructiun)[a-z]*)"
     r"(?!\s+(?:intern|propri|societatii|asociatiei|de\s+ordine\s+interioara))"
 )
+UNNAMED_NEEDS_CAPITAL = True  # "din Regulamentul ...", not a company's "din regulamentul intern"
 REFERENCE = re.compile(
     r"\s*(?:(?:din|al|a|ale)\s+)?(?:(?P<lege>aceeasi\s+lege|aceleiasi\s+legi|legea\s+(?:mentionata|citata|sus-mentionata|precizata)"
     r"|prezent(?:a|ei)\s+(?:lege|legi)|(?:aceasta|acestei)\s+(?:lege|legi)|lege(?![a-z]))"  # "art. 14 din lege": the law the answer is about
@@ -143,8 +155,10 @@ CONSTITUTIONAL_WORD = "constitutional"  # tested for first: the pattern is searc
 CONSTITUTION = "ro/constitutie"
 HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
 CONNECTOR = re.compile(
-    r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
-)  # "art. 75 și ale art. 76 din Constituție": the list shares the act named after its last member
+    r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:cu\s+respectarea\s+)?"
+    r"(?:(?:prevederilor|dispozitiilor)\s+)?(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
+)  # "art. 75 și ale art. 76 din Constituție", "art. 77 alin. (2), cu respectarea prevederilor art. 75 ... din
+# Constituția": the list shares the act named after its last member
 
 # "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
 DEC_WORD = (
@@ -203,7 +217,7 @@ _DIGITS = re.compile(r"\d+")
 _ALIN_NUMBER = re.compile(r"\d+(?:\^\d+)?")
 _LIT_WORD = re.compile(r"^(?:lit\.|litera|literele)\s*")
 _FIRST_LETTER = re.compile(rf"([a-z])({_SUB_INDEX})?")
-_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?|(?<=\s)[ivx]+(?![a-z]))({_SUB_INDEX})?")
+_FIRST_POINT = re.compile(rf"(\d+(?:\.\d+)?|(?<=\s)[ivx]+(?:\.\d+)?(?![a-z]))({_SUB_INDEX})?")
 ROMAN = re.compile(r"[ivxlc]+")
 
 
@@ -221,7 +235,7 @@ def sub_parts(sub: str) -> str | None:
         elif m.group("pct"):
             first = _FIRST_POINT.search(text)
             number = first.group(1) if first else ""
-            number = number.upper() if number[:1].isalpha() else number  # "pct. I": a Roman point
+            number = number.upper() if number[:1].isalpha() else number  # "pct. I", "pct. I.5": a Roman point
             out.append(f"pct. {number}{_index(first.group(2))}" if first else "pct.")
         else:
             out.append("par. " + _DIGITS.findall(text)[0])

@@ -43,6 +43,12 @@ GOVERNMENT = re.compile(
     rf"постановлени[а-я]*\s+правительства(?:\s+(?:рф|российской\s+федерации))?(?:\s+от\s+{DATE})?\s*(?:№|n)\s*"
     rf"(?P<num>\d+)(?![\d-])(?:\s+от\s+{DATE})?"
 )
+# "Распоряжение Правительства РФ от 31.05.2012 N 870-р", "распоряжением Правительства РФ №2042-р от 29.09.2016":
+# a Government order, ru/rp-<number>
+GOVERNMENT_ORDER = re.compile(
+    rf"распоряжени[а-я]*\s+правительства(?:\s+(?:рф|российской\s+федерации))?(?:\s+от\s+{DATE})?\s*(?:№|n)\s*"
+    rf"(?P<num>\d+)(?:-р)?(?![\dа-я-])(?:\s+от\s+{DATE})?"
+)
 # "постановление Государственной Думы ... от 24.04.2020 № 8442-7 ГД": ru/gd-<number>
 DUMA = re.compile(
     rf"постановлени[а-я]*\s+государственной\s+думы(?:\s+федерального\s+собрания(?:\s+(?:рф|российской\s+федерации))?)?"
@@ -86,8 +92,15 @@ APPROVED_RULES = re.compile(
 # "(Собрание законодательства ..., 1995, N 21, ст. 1929; N 48, ст. 4566)": an issue number right before "ст." is a
 # gazette's article, never a citation.
 GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d]+\))?\s*[,.]\s*\Z")
-UNNAMED_ACT: re.Pattern[str] | None = None  # Russian rules without a number are cited through their approver
+# "ст. 12.26 кодекса Российской Федерации, содержащего ...": a code or law named by its kind and country only, which
+# the registry could not read: the article is cited, its act unknown (never another act named around it). Russian
+# rules without a number are cited through their approver (APPROVED_RULES).
+UNNAMED_ACT = re.compile(r"\s*(?P<w>кодекс[а-я]*|закон[а-я]*)\s+(?:российской\s+федерации|рф)(?![а-я])(?!\s+(?:о|об)\s)")
+UNNAMED_NEEDS_CAPITAL = False
 STRUCTURE_GAP: re.Pattern[str] | None = None  # Russian citations name no chapter between the article and its act
+PAREN_GAP: re.Pattern[str] | None = None  # a Russian bracket after the article holds its part (ACT_GAP reads it)
+# "статьи 128.1 "Клевета" УК Российской Федерации": the article's own title in quotes between it and its act
+TITLE_GAP = re.compile(r'\s*(?:"[^"\n]{2,160}"|«[^»\n]{2,160}»|„[^“”"\n]{2,160}[“”"])\s*,?\s*')
 NOTED: re.Pattern[str] | None = None  # Russian consolidated texts note amendments apart from the article
 NOT_AN_ACT = re.compile(
     r"\s*(?:(?:ваш|наш|настоящ|данн|эт|указанн|трудов|кредитн)[а-я]*\s+)*"

@@ -109,6 +109,8 @@ def _ro_type(word: str) -> str:
         return "ordin"
     if "camerei" in w:
         return "hcd"
+    if "ministri" in w or w.startswith("hcm"):
+        return "hcm"
     if "parlamentului" in w:
         return "hparl"
     if "prim" in w:
@@ -117,9 +119,9 @@ def _ro_type(word: str) -> str:
         return "lege"
     if w.startswith("oug") or "urgen" in w:
         return "oug"
-    if w.startswith("og") or w.startswith("ordonant"):
+    if w.startswith("og") or w.startswith("ordonan"):
         return "og"
-    if w.startswith("hg") or w.startswith("hotarar"):
+    if w.startswith("hg") or w.startswith(("hotarar", "hotrr")):  # "Hotrrea": a PDF layer dropped the diacritics
         return "hg"
     return "decret"
 
@@ -471,6 +473,10 @@ def _ru_government(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), f"ru/pp-{m.group('num')}", "resolution")
 
 
+def _ru_government_order(m: re.Match[str]) -> ActMatch:
+    return _act_match(m.start(), m.end(), f"ru/rp-{m.group('num')}", "resolution")
+
+
 def _ru_duma(m: re.Match[str]) -> ActMatch:
     return _act_match(m.start(), m.end(), f"ru/gd-{m.group('num')}", "resolution")
 
@@ -499,6 +505,7 @@ _OTHER_SCANS = {
     "ru": [
         *_EU_SCANS,
         (("правительств",), ru_grammar.GOVERNMENT, _ru_government),
+        (("правительств",), ru_grammar.GOVERNMENT_ORDER, _ru_government_order),
         (("думы",), ru_grammar.DUMA, _ru_duma),
     ],
 }

@@ -17,9 +17,15 @@ from tests.citations.gold_sets import REAL_GOALS, counts
 
 DATA = Path(__file__).resolve().parent / "data"
 # real-*: the first round of real passages; web-*: lawyers' articles, FAQs, practice reviews, legal pages; gazette-*:
-# Romanian legislation text (the act-span set of benchmarks/act_spans.py)
-OURS = sorted(f for pattern in ("real-*.jsonl", "web-*.jsonl", "gazette-*.jsonl") for f in DATA.glob(pattern))
-OURS_DEV = sorted(f for f in OURS if f.stem.endswith("-dev"))
+# Romanian legislation text (the act-span set of benchmarks/act_spans.py); unseen-*, mo-*: the third round, text no
+# earlier round had seen (court decisions, answers, commentaries; Monitorul Oficial legislation)
+OURS = sorted(
+    f for pattern in ("real-*.jsonl", "web-*.jsonl", "gazette-*.jsonl", "unseen-*.jsonl", "mo-*.jsonl")
+    for f in DATA.glob(pattern)
+)
+THIRD_ROUND = ("unseen-", "mo-")
+OURS_DEV = sorted(f for f in OURS if f.stem.endswith("-dev") and not f.stem.startswith(THIRD_ROUND))
+THIRD_DEV = sorted(f for f in OURS if f.stem.endswith("-dev") and f.stem.startswith(THIRD_ROUND))
 SHARED = Path(__file__).resolve().parents[1].parent.parent / "shared" / "citations" / "real-dev"
 SHARED_FILES = sorted(SHARED.glob("*-real-dev.jsonl"))
 
@@ -37,7 +43,10 @@ def test_every_real_source_is_listed_in_the_data_readme() -> None:
     for path in OURS:
         for line in path.read_text(encoding="utf-8").splitlines():
             source = json.loads(line)["source"]
-            assert source.split(":")[0].split("@")[0].replace("code-index file id ", "")[:40] in readme, source
+            if source.startswith(("http://", "https://")):
+                assert source in readme, source  # a web page: its whole address
+            else:
+                assert source.split(":")[0].split("@")[0].replace("code-index file id ", "")[:40] in readme, source
 
 
 @pytest.mark.parametrize(
@@ -50,6 +59,17 @@ def test_our_real_dev_half_meets_the_goals(path: Path, kind: str, precision: flo
     assert tp + fn == 0 or tp / (tp + fn) >= recall
 
 
+@pytest.mark.parametrize(
+    ("path", "kind"), [pytest.param(f, k, id=f"{f.stem}-{k}") for f in THIRD_DEV for k, _, _ in REAL_GOALS]
+)
+def test_the_third_rounds_dev_halves_stay_above_their_floor(path: Path, kind: str) -> None:
+    # text first scored before any change was made for it; its dev half now reads 0.93-1.00 (the remaining misses are
+    # listed in benchmarks/README.md), so a change that loses ground on it is seen
+    tp, fp, fn = counts(path, kind)
+    assert tp + fp == 0 or tp / (tp + fp) >= 0.90
+    assert tp + fn == 0 or tp / (tp + fn) >= 0.88
+
+
 @pytest.mark.skipif(not SHARED_FILES, reason="../shared/citations/real-dev is not present")
 @pytest.mark.parametrize("path", SHARED_FILES, ids=[f.stem for f in SHARED_FILES])
 def test_the_shared_real_dev_set_stays_above_its_floor(path: Path) -> None:
@@ -59,7 +79,7 @@ def test_the_shared_real_dev_set_stays_above_its_floor(path: Path) -> None:
     assert tp / (tp + fn) >= 0.95
 
 
-GAZETTE_DEV = sorted(DATA.glob("gazette-*-dev.jsonl"))
+GAZETTE_DEV = sorted(f for pattern in ("gazette-*-dev.jsonl", "mo-*-dev.jsonl") for f in DATA.glob(pattern))
 
 
 @pytest.mark.parametrize("path", GAZETTE_DEV, ids=[f.stem for f in GAZETTE_DEV])
