@@ -67,8 +67,8 @@ def _analyst(catalog: Path, stop: threading.Event, seen: list[tuple[int, int]], 
 def test_two_runs_at_once_and_an_analyst_see_no_lock_errors_or_torn_reads(
         evaluated: tuple[Project, str, TestServer], tmp_path: Path) -> None:
     source, _, _ = evaluated
+    shutil.copytree(source.home, tmp_path / "home")  # before Project, which writes a sources.yaml into a new home
     project = Project(tmp_path, tmp_path / "home", source.etalons, tmp_path / "systems.yaml")
-    shutil.copytree(source.home, project.home)
     stop, seen, problems = threading.Event(), [], []  # type: ignore[var-annotated]
     analyst = threading.Thread(target=_analyst, args=(project.home / "etalon.duckdb", stop, seen, problems))
     analyst.start()
