@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from corpus.model import IN_FORCE, REPEALED, Draft, IngestFailure, draft
-from corpus.ru_structure import clean
+from corpus.ru.structure import clean
 
 AKN_NAMESPACES = frozenset({
     "http://docs.oasis-open.org/legaldocml/ns/akn/3.0",

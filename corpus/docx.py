@@ -21,7 +21,7 @@ from pathlib import Path
 from lxml import etree
 
 from corpus.limits import Limits, check_xml, parse_xml, read_zip_member
-from corpus.ru_structure import Line, clean
+from corpus.ru.structure import Line, clean
 
 _TRANSITIONAL = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _STRICT = "http://purl.oclc.org/ooxml/wordprocessingml/main"

@@ -24,13 +24,13 @@ from corpus.decoding import decode_bytes
 from corpus.docx import docx_lines
 from corpus.limits import DEFAULT_LIMITS, Limits, parse_xml, read_file
 from corpus.model import IN_FORCE, REPEALED, Document, Draft, IngestError, IngestFailure, Unit, finish
-from corpus.ro_json import in_force_date, parse_record
-from corpus.ro_markdown import parse_markdown
-from corpus.ru_government import ISSUER as GOVERNMENT
-from corpus.ru_government import looks_like_government_resolution, split_annexes
-from corpus.ru_html import read_portal_html
-from corpus.ru_resolution import iso_date, looks_like_resolution, parse_points, resolution_meta
-from corpus.ru_structure import ARTICLE, Line, clean, lines_from_text, parse_articles
+from corpus.ro.markdown import parse_markdown
+from corpus.ro.records import in_force_date, parse_record
+from corpus.ru.government import ISSUER as GOVERNMENT
+from corpus.ru.government import looks_like_government_resolution, split_annexes
+from corpus.ru.html import read_portal_html
+from corpus.ru.resolution import iso_date, looks_like_resolution, parse_points, resolution_meta
+from corpus.ru.structure import ARTICLE, Line, clean, lines_from_text, parse_articles
 
 SKIP_NAMES = re.compile(r"^(?:README|SOURCES|LICENSE|CHANGELOG)\b", re.I)
 SUFFIXES = frozenset({".html", ".htm", ".txt", ".docx", ".md", ".xml", ".json", ".jsonl"})
@@ -355,11 +355,11 @@ def _ro_markdown_document(text: str, path: Path, source: str, digest: str, how: 
     date = None
     m = re.search(r"(?:Forma\s+\w+\s+la|din)\s+(\d{1,2}\s+\w+\s+\d{4})", header)
     if m:
-        from corpus.ro_json import DATE as RO_DATE
+        from corpus.ro.records import DATE as RO_DATE
 
         d = RO_DATE.search("din " + m.group(1))
         if d:
-            from corpus.ro_json import _RO_MONTHS
+            from corpus.ro.records import _RO_MONTHS
 
             date = f"{int(d.group(3)):04d}-{_RO_MONTHS[d.group(2).lower()]:02d}-{int(d.group(1)):02d}"
     number = own[1] if own else None

@@ -10,7 +10,7 @@ from 0), ``RezultatePagina`` (records a page), and the optional filters ``Search
 that has expired is answered with HTTP 500 (or a fault naming the token): a new token is asked for, once.
 
 Each record lands in the mirror as ``<id>.jsonl`` (the id of its LinkHtml), one JSON line with the service's own
-field names, which corpus.ro_json reads; its version carries its date in force. The service has no "changed
+field names, which corpus.ro.records reads; its version carries its date in force. The service has no "changed
 since" filter, so a run reads each query's pages newest first and stops at the first page on which every record
 is one it holds, unchanged, and no newer than the newest date in force it saw last time: a night with nothing
 new costs a token and one page per query. Pages done are kept in the cursor, so a killed run resumes at the page

@@ -3,7 +3,7 @@
 The portal serves each act's current consolidated text as one HTML page addressed by the act's document number
 (``nd``): ``http://pravo.gov.ru/proxy/ips/?doc_itself=&nd=102033239``. Older pages are in windows-1251, newer ones
 in UTF-8; a page says which in its ``<meta charset>`` or the HTTP Content-Type. Each page lands in the mirror as
-``<nd>.html`` in the bytes it was served in (corpus.ru_html reads both encodings); a page that names no charset
+``<nd>.html`` in the bytes it was served in (corpus.ru.html reads both encodings); a page that names no charset
 gets a ``<meta>`` naming the one the server (or the `encoding` setting) gave, so the reader never has to guess.
 
 Every run asks for every listed document with the ETag / Last-Modified of the last answer, so a night with

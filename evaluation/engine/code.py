@@ -25,11 +25,7 @@ DEPENDS: dict[str, tuple[str, ...]] = {
     "scores": ("evaluation/scoring.py", "evaluation/methodologies", "evaluation/elements.py", "evaluation/review.py",
                "evaluation/quotes.py"),
     "signatures": ("etalons/signatures.py", "etalons/keys.py"),
-    "analytics": ("evaluation/analytics.py", "evaluation/analytics_attempts.py", "evaluation/analytics_cells.py",
-                  "evaluation/analytics_common.py", "evaluation/analytics_judge.py",
-                  "evaluation/analytics_leaderboard.py", "evaluation/analytics_paired.py",
-                  "evaluation/analytics_paired_bootstrap.py", "evaluation/analytics_pairwise.py",
-                  "evaluation/stats.py"),
+    "analytics": ("evaluation/analytics", "evaluation/stats.py"),
     "report": ("evaluation/report",),
 }
 _SUFFIXES = (".py", ".yaml", ".yml", ".json", ".html", ".txt")

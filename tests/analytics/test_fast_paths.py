@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from evaluation import analytics, stats
-from evaluation.analytics_cells import dense_ids
+from evaluation.analytics.cells import dense_ids
 from tests.analytics.warehouse_sample import score_row, scores_frame
 
 SYSTEMS = ("alpha", "beta", "gamma", "delta")

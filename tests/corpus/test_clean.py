@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.ru_structure import clean
+from corpus.ru.structure import clean
 
 
 @pytest.mark.parametrize(("raw", "cleaned"), [

@@ -12,7 +12,7 @@ from shared_corpus import parsed
 
 from corpus.ingest import parse_path
 from corpus.model import Document
-from corpus.ro_json import parse_record
+from corpus.ro.records import parse_record
 
 SAMPLE = Path(__file__).resolve().parents[2] / "corpus" / "sample" / "ro" / "legislatie"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.ro_markdown import parse_markdown
+from corpus.ro.markdown import parse_markdown
 
 CODE = """# Codul de test
 

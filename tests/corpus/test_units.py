@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from corpus.model import IN_FORCE, REPEALED, Unit, amend, draft, finish
-from corpus.ru_html import read_portal_html
-from corpus.ru_resolution import parse_points, resolution_meta
-from corpus.ru_structure import lines_from_text, parse_articles
+from corpus.ru.html import read_portal_html
+from corpus.ru.resolution import parse_points, resolution_meta
+from corpus.ru.structure import lines_from_text, parse_articles
 
 FIELDS = [
     ("1152", "1152", "article", "1152", "Принятие наследства", "Текст статьи", IN_FORCE, "Глава 64"),

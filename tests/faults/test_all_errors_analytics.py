@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from evaluation.analytics_common import cluster_intervals
+from evaluation.analytics.common import cluster_intervals
 
 
 def test_intervals_over_clusters_with_no_scored_answer_are_empty_not_an_error() -> None:

@@ -16,10 +16,10 @@ from typing import Any
 from corpus.acts import act_for_ro_act, is_code
 from corpus.model import IN_FORCE, Draft, IngestFailure, Unit, draft, finish
 from corpus.numbering import normalise_ro
-from corpus.ro_markdown import SIGNATURE
-from corpus.ro_text import article_units, repair_question_marks, unify
-from corpus.ru_resolution import parse_points
-from corpus.ru_structure import Line, clean
+from corpus.ro.markdown import SIGNATURE
+from corpus.ro.text import article_units, repair_question_marks, unify
+from corpus.ru.resolution import parse_points
+from corpus.ru.structure import Line, clean
 
 # Blocks: a '+' line, or '+' between runs of 3+ spaces. Paragraphs: a whitespace run holding a newline or
 # 3+ long. Both are written to open with a bare \s (the same splits as "\n\s*\+\s*\n|..." and

@@ -1,7 +1,7 @@
 """How a Russian act writes the markers of its units and the repeal of them.
 
 Parts "1.", points "1)", letters "а)", ranges of repealed ones ("2 - 3. Утратили силу.", "Статьи 181 - 182.
-Утратили силу.") and the placeholder a consolidated text leaves for a repealed unit. ru_structure walks an
+Утратили силу.") and the placeholder a consolidated text leaves for a repealed unit. corpus.ru.structure walks an
 article with these; here is what each marker looks like, in one place.
 """
 

@@ -2,7 +2,7 @@
 
 Signed etalons make the leaderboard; indicative (unsigned) ones are reported in a separate column set so that
 a number nobody vouched for never moves the ranking silently. The million-row score table is read once, into
-one row per (cell, etalon); everything after that works on etalons (analytics_cells).
+one row per (cell, etalon); everything after that works on etalons (evaluation.analytics.cells).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from evaluation.analytics_cells import (
+from evaluation.analytics.cells import (
     REPORTED,
     STAT_COLUMNS,
     STAT_SCHEMA,
@@ -22,7 +22,7 @@ from evaluation.analytics_cells import (
     combined_ids,
     dense_ids,
 )
-from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, IntArray, prepare_scores
+from evaluation.analytics.common import DEFAULT_RESAMPLES, DEFAULT_SEED, IntArray, prepare_scores
 from evaluation.stats import FloatArray
 
 SLICE_DIMENSIONS = ("branch", "difficulty", "type", "jurisdiction")

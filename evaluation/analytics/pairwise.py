@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from evaluation.analytics_common import require_columns
+from evaluation.analytics.common import require_columns
 
 SWAP_COLUMNS = ("benchmark", "code", "system_a", "system_b", "order", "winner")
 OUTCOMES = ("a", "b", "tie", "abstain", "mixed", "incomplete")

@@ -4,7 +4,7 @@ Two systems answer the same questions, so their errors are correlated; the four 
 only B, neither), the exact McNemar test on the discordant pairs and a paired bootstrap of the score
 difference keep that structure (docs/methodologies.md, "Statistics"). Counts for all pairs of a benchmark come from
 matrix products over a (row x system) layout instead of a self-join, which would grow with the square of the
-number of systems; the bootstrap of every pair comes from per-system products (analytics_paired_bootstrap).
+number of systems; the bootstrap of every pair comes from per-system products (evaluation.analytics.paired_bootstrap).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import itertools
 import numpy as np
 import polars as pl
 
-from evaluation.analytics_cells import dense_ids
-from evaluation.analytics_common import DEFAULT_RESAMPLES, DEFAULT_SEED, IntArray, prepare_scores
-from evaluation.analytics_paired_bootstrap import Layout, pair_intervals
+from evaluation.analytics.cells import dense_ids
+from evaluation.analytics.common import DEFAULT_RESAMPLES, DEFAULT_SEED, IntArray, prepare_scores
+from evaluation.analytics.paired_bootstrap import Layout, pair_intervals
 from evaluation.stats import FloatArray, mcnemar_exact
 
 PAIRED_SCHEMA: dict[str, pl.DataType] = {

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from corpus.ru_resolution import PLENUM
-from corpus.ru_structure import Line, clean
+from corpus.ru.resolution import PLENUM
+from corpus.ru.structure import Line, clean
 
 ISSUER = "Правительство Российской Федерации"
 _GOVERNMENT = re.compile(r"правительств\w*\s+(?:российской\s+федерации|рф)(?![а-яё])", re.I)

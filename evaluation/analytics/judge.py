@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from evaluation.analytics_common import require_columns
+from evaluation.analytics.common import require_columns
 
 ANSWER_KEY = ("system", "code", "version", "attempt")
 JUDGMENT_COLUMNS = (*ANSWER_KEY, "element", "run", "verdict")

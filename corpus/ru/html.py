@@ -14,7 +14,7 @@ import re
 from lxml import etree
 
 from corpus.model import IngestFailure
-from corpus.ru_structure import ARTICLE, CONTEXT, Line, clean
+from corpus.ru.structure import ARTICLE, CONTEXT, Line, clean
 
 _SUPER_CSS = re.compile(r"\.(\w+)\s*\{[^}]*vertical-align\s*:\s*(?:top|super)", re.I)
 _NOTE_CLASSES = frozenset({"I", "P", "N", "C"})

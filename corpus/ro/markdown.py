@@ -15,8 +15,8 @@ import re
 
 from corpus.model import Draft
 from corpus.numbering import normalise_ro
-from corpus.ro_superscripts import join_superscripts, unflatten_articles
-from corpus.ro_text import article_units, unify
+from corpus.ro.superscripts import join_superscripts, unflatten_articles
+from corpus.ro.text import article_units, unify
 
 # the number may carry an index (``8^1``, ``8¹``) and a footnote mark (``Articolul 10 *)``) before its title
 ARTICLE = re.compile(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from evaluation.analytics_common import prepare_scores
+from evaluation.analytics.common import prepare_scores
 from evaluation.stats import brier_score, pass_at_k, pass_hat_k
 
 DEFAULT_KS = (1, 2, 3, 5, 10)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus.model import IN_FORCE, OMITTED, REPEALED, Draft, amend, draft, is_omission
-from corpus.ru_markers import REPEAL
-from corpus.ru_structure import CONSULTANT_LINES, CONSULTANT_NOTE, EDIT_NOTE, Line, clean, inline_note_at
+from corpus.ru.markers import REPEAL
+from corpus.ru.structure import CONSULTANT_LINES, CONSULTANT_NOTE, EDIT_NOTE, Line, clean, inline_note_at
 
 # "12.", "12.1.", "2.1.1." (rules approved by the Government number three levels deep), "4 - 5."
 POINT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}(?:\.\d{1,2})?))?(?:\s*[-–—]\s*(\d{1,3}))?\.(?:\s+|(?=[^\d\s]))")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from corpus.model import DRAFT_TEXT, IN_FORCE, REPEALED, Draft, draft
 from corpus.numbering import normalise_ru
-from corpus.ru_markers import (
+from corpus.ru.markers import (
     ARTICLE_RANGE,
     LETTER,
     PART,

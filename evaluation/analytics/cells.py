@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from evaluation.analytics_common import IntArray, grouped_intervals
+from evaluation.analytics.common import IntArray, grouped_intervals
 from evaluation.stats import wilson_interval
 
 COUNTED = ("n", "_sum", "positive", "partial", "negative", "needs_input", "errors")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluation.analytics_common import IntArray
+from evaluation.analytics.common import IntArray
 from evaluation.stats import FloatArray, cluster_bootstrap_means, percentile_interval, weight_chunks
 
 
