@@ -9,9 +9,9 @@ the swap protocol), which share the input checks and the batched bootstrap of ev
 from __future__ import annotations
 
 from evaluation.analytics.attempts import calibration, pass_at_k_table
+from evaluation.analytics.boards import SLICE_DIMENSIONS, leaderboard, slices
+from evaluation.analytics.comparisons import both_orientations, paired
 from evaluation.analytics.judge import disagreements, effective_decisions, judge_agreement
-from evaluation.analytics.leaderboard import SLICE_DIMENSIONS, leaderboard, slices
-from evaluation.analytics.paired import both_orientations, paired
 from evaluation.analytics.pairwise import swap_outcomes, swap_summary
 
 pass_at_k = pass_at_k_table
