@@ -41,6 +41,7 @@ class RefreshSummary:
     errors: tuple[IngestError, ...]
     data_version: str
     fetch: dict[str, int] | None = None   # a remote source's fetch: fetch.fetched, fetch.new, ... (mirror.py)
+    removed: int = 0   # documents whose file left the source: no longer current (their versions are kept)
 
 
 def _now() -> str:
@@ -117,18 +118,34 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path, fetch: bool = 
     previous_docs = lake.read("corpus_documents", source.name)
     previous_units = lake.read("corpus_units", source.name)
     docs: list[Compact] = []
+    withdrawn: frozenset[str] = frozenset()
     if root is not None and root.exists():
         docs, failed = parse_compact(root, source.name, follow_links=source.follow_links)
         docs = _in_precedence_order(docs)
         errors.extend(failed)
+        withdrawn = _withdrawn(previous_docs, {e.file for e in failed})
+    elif root is not None:
+        errors.append(IngestError(source.name, str(root), "not_found",
+                                  "the source's path is not found: its documents are kept as last read", None))
     merged = merge_versions(previous_docs if previous_docs.num_rows else None,
-                            previous_units if previous_units.num_rows else None, docs)
+                            previous_units if previous_units.num_rows else None, docs, withdrawn)
     lake.write("corpus_units", (source.name,), merged.units)
     lake.write("corpus_documents", (source.name,), _stamped(merged.documents, previous_docs, at))
     lake.write("ingest_errors", (source.name,), errors_table(errors, at))
     current = merged.documents.filter(merged.documents["is_current"])
     return RefreshSummary(merged.added, merged.changed, merged.unchanged, len(errors), merged.units_added,
-                          tuple(errors), _version_of(current), counts)
+                          tuple(errors), _version_of(current), counts, merged.removed)
+
+
+def _withdrawn(previous_docs: pa.Table, failed_files: set[str | None]) -> frozenset[str]:
+    """The source's current documents that may leave it: all but those read from a file that failed this time
+    (a file being rewritten or broken keeps its last good reading, and the failure is reported). The merge keeps
+    every one the source still yields."""
+    if not previous_docs.num_rows or "is_current" not in previous_docs.column_names:
+        return frozenset()
+    current = previous_docs.filter(previous_docs["is_current"])
+    return frozenset(d for d, f in zip(current.column("doc_id").to_pylist(), current.column("file").to_pylist(),
+                                       strict=True) if f not in failed_files)
 
 
 def _version_of(current_documents: pa.Table) -> str:

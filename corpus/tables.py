@@ -129,6 +129,7 @@ class MergeResult:
     changed: int
     unchanged: int
     units_added: int
+    removed: int = 0
 
 
 def _without_current(table: pa.Table | None, schema: pa.Schema) -> pa.Table:
@@ -146,8 +147,10 @@ def _current_flags(table: pa.Table, current: dict[str, str]) -> pa.Array:
 
 
 def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | None,
-                   new: Sequence[Document | Compact]) -> MergeResult:
-    """All versions kept; a document whose content hash is the current one's counts as unchanged."""
+                   new: Sequence[Document | Compact], withdrawn: frozenset[str] = frozenset()) -> MergeResult:
+    """All versions kept; a document whose content hash is the current one's counts as unchanged. A document in
+    ``withdrawn`` that the batch does not bring again (its file was deleted) keeps its versions and stops being
+    current, as in a warehouse that never read it."""
     docs = _without_current(previous_docs, DOCUMENT_SCHEMA)
     units = _without_current(previous_units, UNIT_SCHEMA)
     current: dict[str, str] = {}
@@ -160,6 +163,10 @@ def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | No
             known[(doc_id, digest)] = version
             if flag or doc_id not in current:
                 current[doc_id] = version
+    brought = {d.doc_id for d in new}
+    removed = [doc_id for doc_id in withdrawn if doc_id in current and doc_id not in brought]
+    for doc_id in removed:
+        del current[doc_id]
     current_hash = {doc_id: digest for (doc_id, digest), v in known.items() if current.get(doc_id) == v}
     fresh: list[Document | Compact] = []
     added = changed = unchanged = 0
@@ -203,5 +210,5 @@ def merge_versions(previous_docs: pa.Table | None, previous_units: pa.Table | No
     return MergeResult(
         all_docs.append_column(CURRENT, _current_flags(all_docs, current)),
         all_units.append_column(CURRENT, _current_flags(all_units, current)),
-        added, changed, unchanged, new_units.num_rows,
+        added, changed, unchanged, new_units.num_rows, len(removed),
     )

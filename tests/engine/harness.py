@@ -99,6 +99,7 @@ class Project:
     rng: random.Random
     log: list[str] = field(default_factory=list)
     broken: dict[str, str] = field(default_factory=dict)     # code -> last good text of a file made broken
+    deleted: dict[Path, bytes] = field(default_factory=dict)  # corpus files deleted by delete_document
 
     # -- layout -------------------------------------------------------------------------------------------
     @property
@@ -398,6 +399,21 @@ class Project:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return f"{path.name} line {i + 1}"
 
+    def _delete_document(self) -> str:
+        """A file leaves its source folder (its documents leave the corpus), or a file deleted earlier comes back."""
+        if self.deleted and self.rng.random() < 0.5:
+            path = self.rng.choice(sorted(self.deleted))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(self.deleted.pop(path))
+            return f"{path.name} restored"
+        docs = sorted(p for p in (self.root / "corpus").rglob("*") if p.is_file())
+        if not docs:
+            return "no document"
+        path = self.rng.choice(docs)
+        self.deleted[path] = path.read_bytes()
+        path.unlink()
+        return f"{path.relative_to(self.root / 'corpus')} deleted"
+
     def _copy_document(self) -> str:
         """Another source holds a document too: a copy of one of the corpus's text documents (one line amended, or
         as it is) in the source `extra`, registered at a random priority — which copy is current is then the
@@ -597,4 +613,5 @@ def differences(project: Project, fresh: Project) -> dict[str, tuple[list[Any], 
 
 ACTIONS = ("add_etalon", "edit_etalon", "break_etalon", "fix_etalon", "remove_etalon", "edit_benchmark",
            "import_answers", "decide", "decide", "audit_label", "audit_label", "undo", "approve", "sign",
-           "amend_corpus", "remove_source", "change_systems", "kill_midway", "copy_document", "reprioritise")
+           "amend_corpus", "remove_source", "change_systems", "kill_midway", "copy_document", "reprioritise",
+           "delete_document")

@@ -73,12 +73,18 @@ def unchanged_copy_elsewhere(project: Project) -> None:
     _add_source(project, "same", target.parent)
 
 
+def dropped_into_the_inbox(project: Project) -> None:
+    """The inbox is always a source: a reworded copy dropped there is the newer file of the same edition."""
+    assert _reword(project.root / "corpus" / "ru" / CODE, project.home_dir / "inbox" / "gk-part3.html")
+
+
 ROADS: list[tuple[str, Callable[[Project], None], bool]] = [
     ("the cited file amended in place", amend_in_place, True),
     ("a newer copy in another source", newer_copy_elsewhere, True),
     ("a copy in a source of higher priority", copy_at_a_higher_priority, True),
     ("an amended copy the priority rule shadows", copy_at_a_lower_priority, False),
     ("an identical copy in another source", unchanged_copy_elsewhere, False),
+    ("a reworded copy dropped into the inbox", dropped_into_the_inbox, True),
 ]
 
 
@@ -129,3 +135,20 @@ def test_taking_the_amending_source_out_again_clears_the_flag(tmp_path: Path, se
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     project.update()
     assert project.signed_flags() == [("NAS-01", False)]
+
+
+@pytest.mark.parametrize("how", ["source taken out of sources.yaml", "file deleted"])
+def test_a_cited_document_that_leaves_the_corpus_flags_the_etalon_with_its_text_gone(
+        tmp_path: Path, server_url: str, how: str) -> None:
+    project = _signed_project(tmp_path / "p", server_url)
+    if how == "file deleted":
+        (project.root / "corpus" / "ru" / CODE).unlink()
+    else:
+        path = project.home_dir / "sources.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data["sources"] = [s for s in data["sources"] if s["name"] != "ru"]
+        path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    project.update()
+    assert project.signed_flags() == [("NAS-01", True)]
+    changes = _changes(project)
+    assert changes and all(change == "gone" and old and new is None for _, change, old, new in changes), changes

@@ -77,6 +77,7 @@ class CorpusStage:
             entry = Entry(self.name, partition, after, summary.data_version, computed_at=world.at,
                           errors=summary.failed, rows=summary.added + summary.changed + summary.unchanged,
                           meta={"added": summary.added, "changed": summary.changed, "unchanged": summary.unchanged,
+                                "removed": summary.removed,
                                 "failed": summary.failed, "units_added": summary.units_added,
                                 **(summary.fetch or {}),
                                 "errors": [f"{e.file}: {e.reason} ({e.detail or e.position or '-'})"
