@@ -124,7 +124,7 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path, fetch: bool = 
         docs = _in_precedence_order(docs)
         errors.extend(failed)
         withdrawn = _withdrawn(previous_docs, {e.file for e in failed})
-    elif root is not None:
+    elif root is not None and not source.remote:   # a mirror not fetched yet has its own error above
         errors.append(IngestError(source.name, str(root), "not_found",
                                   "the source's path is not found: its documents are kept as last read", None))
     merged = merge_versions(previous_docs if previous_docs.num_rows else None,
