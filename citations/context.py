@@ -179,7 +179,20 @@ def _draft_observation(s: Scene, u: Unit) -> Decision:
     article, which has no act yet, whatever acts the opinion names around it."""
     if s.j != "ro" or not _LA_OBSERVATION.search(s.folded, max(0, u.start - 12), u.start):
         return None
-    return (None,) if _DRAFT_REVIEWED.search(s.folded) else None
+    if _DRAFT_REVIEWED.search(s.folded):
+        return (None,)
+    # an opinion's page cut after its preamble: "3. La art.1, pentru o informare completă, este necesară ...", a
+    # numbered observation whose sentence amends nothing ("1. La articolul 3, alineatul (2) se modifică" amends)
+    folded = s.folded
+    if (
+        _NUMBERED_LA.search(folded, max(0, u.start - 12), u.start)
+        and folded.startswith(",", u.items_end)
+        and not _AMENDS.search(folded, 0, u.start)
+    ):
+        stop = _TEXT_SENTENCE_END.search(s.text, u.items_end)
+        if not _AMENDING_VERB.search(folded, u.items_end, stop.start() if stop else len(folded)):
+            return (None,)
+    return None
 
 
 def _same_sentence_before(s: Scene, u: Unit) -> Decision:
@@ -381,6 +394,10 @@ _OWN_HEADING = re.compile(r"(?:^|\n)[ \t+]*(?:art\.|articolul)\s*(?:\d+(?:\^\d+)
 _SELF_NAMED = re.compile(r"\bprezent(?:a|ei|ul|ului)\s+(?:lege|legi|hotarar|ordonant|ordin|decizi|regulament|norm|metodologi)")
 # "3. La art.2, ..." at the start of a sentence, a line or a numbered observation
 _LA_OBSERVATION = re.compile(r"(?:^|\n|[.;:]\s+|\d+\.\s*)la\s+\Z")
+_NUMBERED_LA = re.compile(r"(?:^|\n)[ \t]*\d+\.\s*la\s+\Z")
+_AMENDING_VERB = re.compile(
+    r"\bse\s+(?:modifica|completeaza|abroga|introduc|insereaza|renumeroteaza)|\bva\s+avea\s+urmatorul|\bdevin"
+)
 _DRAFT_REVIEWED = re.compile(r"\bproiect(?:ul|ului)?\s+de\s+(?:lege|ordonant|hotarar|ordin|act)")
 # On the folded text: a stop and a quote, bracket or dash after it ("alin. (3)" goes on). The abbreviations are tested
 # behind the stop once it is found, so the scan skips to a stop first.

@@ -187,6 +187,11 @@ class Extractor:
                 stray = _STRAY_DOT.match(folded, items_end) if is_ru and folded.startswith(" .", items_end) else None
                 if stray is not None:  # "статьей 217 .1 НК РФ": a stray space before an inserted article's dot
                     written_items, items_end = written_items + stray.group().lstrip(), stray.end()
+                elif is_ru and folded.startswith(". ", items_end):
+                    spaced = _SPACED_DOT.match(folded, items_end)  # "ст. 264. 1 УК РФ": a space after the dot
+                    if spaced is not None and spaced.end() + 1 in acts_at and folded[spaced.end()] == " ":
+                        written_items = f"{written_items}.{spaced.group(1)}"
+                        items_end = spaced.end()
                 items = [(written_items, None, base, items_end, None)]
             else:
                 parsed = _items(written_items, is_ru)
@@ -475,13 +480,14 @@ def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
 
 
 _STRAY_DOT = re.compile(r" (?:\.\d+)+(?![\d])")
-_GENITIVE_HEAD = re.compile(r"[а-я]+(?:а|ого|ой)(?![а-я])")
+_GENITIVE_HEAD = re.compile(r"[а-я]+(?:а|ого|ой)(?![а-я])|[а-я]{2,5}\s+рф(?![а-я])")
+_SPACED_DOT = re.compile(r"\. (\d{1,2})(?![\d.])")
 
 
 def _genitive_act_after_stop(folded: str, act: ActMatch | None) -> ActMatch | None:
-    """ "по статье 314.1. Гражданского кодекса": an article number closed by a stop, its act after it. Only an act
-    in the genitive goes with the article; a new sentence beginning with an act names it ("Гражданский кодекс
-    ...")."""
+    """ "по статье 314.1. Гражданского кодекса", "ч. 1 ст. 12.8. КоАП РФ": an article number closed by a stop, its
+    act after it. Only an act in the genitive or a code's initials with "РФ" go with the article; a new sentence
+    beginning with an act names it ("Гражданский кодекс ...")."""
     if act is None or not _GENITIVE_HEAD.match(folded, act.start):
         return None
     return act
