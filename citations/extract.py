@@ -94,9 +94,15 @@ class Extractor:
             if j == "ru":
                 named.update(self._rule_points(text, folded, acts, out))
             inside: list[tuple[int, int]] | None = None
+            beside: set[str] | None = None  # the abbreviations the text writes beside an article of theirs
             for a in acts:
-                if a.key is None or a.start in named or not _named_enough(folded, a, self.reg):
+                if a.key is None or a.start in named:
                     continue
+                if not _named_enough(folded, a, self.reg):
+                    if beside is None:
+                        beside = {folded[u.act.start : u.act.end] for u in units if u.act is not None}
+                    if not _abbreviation_known_here(text, folded, a, beside, self.reg):
+                        continue
                 if inside is None:
                     inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0]
                 # not an act written inside an article's citation, but the act whose title holds one is cited
@@ -476,6 +482,18 @@ def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     written = folded[act.start : act.end]
     return len(written) - written.count(" ") - written.count(".") >= 4 and (
         written not in reg.beside_article_only
+    )
+
+
+def _abbreviation_known_here(text: str, folded: str, act: ActMatch, beside: set[str], reg: ActRegistry) -> bool:
+    """ "ГК, другими законами ... может быть предусмотрено иное" after "ст. 430 ГК": a bare code abbreviation is the
+    code where the same text writes it, in capitals, beside an article of that code."""
+    written = folded[act.start : act.end]
+    return (
+        written in beside
+        and written not in reg.beside_article_only
+        and text[act.start : act.end].isupper()
+        and act.type == "code"
     )
 
 
