@@ -105,6 +105,8 @@ class Extractor:
                         continue
                 if inside is None:
                     inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0]
+                    if len(acts) > 1 or units:
+                        inside += _quoted_titles(folded, [*(x.end for x in acts), *(u.act_end for u in units)])
                 # not an act written inside an article's citation, but the act whose title holds one is cited
                 if (not _starts_inside(a.start, inside) and not (taken and _overlaps(a.start, a.end, taken))
                         and not _DEFINED_AS.search(folded, max(0, a.start - 40), a.start)
@@ -513,6 +515,26 @@ def _genitive_act_after_stop(folded: str, act: ActMatch | None) -> ActMatch | No
 
 _by_span = attrgetter("start", "end")
 _start_of = attrgetter("start")
+
+
+# the quoted title written right after an act or an article's citation, past an edition note: "Распоряжение ... N
+# 870-р (ред. от 15.12.2016) "О внесении изменений в распоряжение ... N 791-р"", "ст. 264.1 УК РФ «Нарушение правил
+# дорожного движения ...»"
+_QUOTED_TITLE = re.compile(
+    r"[ \t]*(?:\((?:в\s+)?ред\.[^)\n]{0,60}\)[ \t]*)?(?:\"[^\"\n]{3,400}\"|«[^»\n]{3,400}»|„[^“”\"\n]{3,400}[“”\"])"
+)
+
+
+def _quoted_titles(folded: str, ends: list[int]) -> list[tuple[int, int]]:
+    """The spans of the quoted titles that follow an act or an article: an act named inside one (an amending act's
+    "О внесении изменений в ...", an article's title) is part of that title, not cited on its own."""
+    out = []
+    for end in ends:
+        if end > 0:
+            m = _QUOTED_TITLE.match(folded, end)
+            if m is not None:
+                out.append((end, m.end()))
+    return out
 
 
 def _starts_inside(start: int, spans: list[tuple[int, int]]) -> bool:
