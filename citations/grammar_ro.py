@@ -89,6 +89,7 @@ UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 PARTS_SCAN = re.compile(rf"(?P<parts>{PRE})\Z")
 PARTS_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 DOC_WORDS = (
+    "dec.",
     "decizi",
     "hotarar",
     "sentint",
@@ -163,7 +164,8 @@ CONNECTOR = re.compile(
 # "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
 DEC_WORD = (
     r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z]))"
-    r"|(?:ril|hp)(?=\s+nr))"  # "HP nr. 24/2021", "RIL nr. 8/2022": the mechanism names the High Court's decision
+    r"|(?:ril|hp)(?=\s+nr)"  # "HP nr. 24/2021", "RIL nr. 8/2022": the mechanism names the High Court's decision
+    r"|dec\.(?=\s*nr))"  # "C.A. Timişoara, s. civ., dec. nr. 1427/2002": a jurisprudence bulletin's abbreviation
 )
 DEC_NUM = (
     r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
@@ -171,7 +173,7 @@ DEC_NUM = (
 )
 # "Deciziile ÎCCJ nr. 1/2016 și nr. 2/2017": the next decision of the same court
 NEXT_DECISION = re.compile(rf"\s*(?:,|si)\s+(?P<head>{DEC_NUM})")
-LOWER = r"(?:curtea\s+de\s+apel|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
+LOWER = r"(?:curtea\s+de\s+apel|c\.\s?a\.|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
 LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s+\d|[a-z-]+)"
 
 
@@ -194,9 +196,11 @@ POINT_BEFORE = re.compile(
     r"(?:\s*(?:,|si|-)\s*\d+)*\s*,?\s+(?:din|al|a|ale)\s+\Z"
 )
 POINT_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz")
-# "Curtea de Apel Cluj, Decizia nr. ...": the court written before the decision word, read backwards.
+# "Curtea de Apel Cluj, Decizia nr. ...", "C.A. Bucureşti, s. a III-a civ., dec. nr. 213/1999", a heading "Curtea de
+# Apel Bacau - Sectia Comerciala, de Contencios ...\nDecizia civila nr. 37": the court written before the decision
+# word, and its section, read backwards.
 LOWER_BEFORE = re.compile(
-    rf"(?<![a-z])(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?\Z"
+    rf"(?<![a-z])(?P<lower>{LOWER})(?:\s*[,-]\s*(?:sectia\s|s\.\s?)[^;\n()]{{1,80}}?)?\s*(?:,|\n)\s*(?:prin\s+|in\s+)?\Z"
 )
 # From the dash (a literal the scan skips to): the case number is the "c" or "t" before it to the match end.
 CASE_NUMBER = re.compile(r"-\d{1,4}/\d{2}(?!\d)")
