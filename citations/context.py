@@ -284,7 +284,7 @@ RULES: tuple[Rule, ...] = (
 )
 # what the grammar and fill_acts settle before RULES (named in Unit.rule too)
 SETTLED_BEFORE = (
-    "written-after", "structure-between", "bracket-between", "title-between", "inside-title", "reference-back",
+    "written-after", "structure-between", "annex-between", "bracket-between", "title-between", "inside-title", "reference-back",
     "approved-rules", "named-back", "constitutional-adjective", "unnamed-act", "convention-alone", "sources-list",
     "list-forward",
 )

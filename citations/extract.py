@@ -224,6 +224,10 @@ class Extractor:
                     structure = g.STRUCTURE_GAP.match(folded, items_end)  # "Articolul LXXIV, Capitolul III din ..."
                     act = acts_at.get(structure.end()) if structure is not None else None
                     unit.rule = "structure-between"
+                if act is None and g.ANNEX_GAP is not None and folded.find("anex", items_end, items_end + 12) >= 0:
+                    annex = g.ANNEX_GAP.match(folded, items_end)  # "art. 5 din anexa nr. 1 la Ordinul ..."
+                    act = acts_at.get(annex.end()) if annex is not None else None
+                    unit.rule = "annex-between"
                 opens = folded[items_end + 1 : items_end + 2] if folded.startswith(" ", items_end) else folded[items_end : items_end + 1]
                 if act is None and opens == "(" and g.PAREN_GAP is not None:
                     bracketed = g.PAREN_GAP.match(folded, items_end)  # "art. IV pct. 40 (cu referire la art. 61^1 din ...) din"

@@ -107,6 +107,11 @@ _STRUCTURE = r"(?:\s*,?\s*(?:capitolul|sectiunea|titlul|partea|cartea)\s+(?:a\s+
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 # tried only when no act follows the plain gap (most articles name their act right after them)
 STRUCTURE_GAP = re.compile(rf"(?=\s*,){_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# "art. 5 din anexa nr. 1 la Ordinul nr. 1120/2013", "Art. VII lit. a din Anexa I Ordinul 1120/2013": an article of an
+# act's annex, cited as that act's (as an article of rules approved by an act is); tried only where "anex" follows
+ANNEX_GAP = re.compile(
+    r"\s*,?\s*(?:din|al|a|ale)\s+anex(?:a|ei|ele|elor)(?:\s+(?:nr\.?\s*)?(?:\d+|[ivxlc]+)(?![a-z0-9]))?\s*,?\s*(?:(?:la|a|al)\s+)?"
+)
 # "art. IV pct. 40 (cu referire la art. 61^1 din Legea nr. 101/2016) din Ordonanța de urgență ... nr. 45/2018": a
 # bracket between the article and its act (the bracket's own article has its own act)
 PAREN_GAP = re.compile(r"\s*\([^()\n]{1,200}\)\s*,?\s*(?:din|al|a|ale)\s+")

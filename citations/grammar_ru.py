@@ -98,6 +98,7 @@ GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d
 UNNAMED_ACT = re.compile(r"\s*(?P<w>кодекс[а-я]*|закон[а-я]*)\s+(?:российской\s+федерации|рф)(?![а-я])(?!\s+(?:о|об)\s)")
 UNNAMED_NEEDS_CAPITAL = False
 STRUCTURE_GAP: re.Pattern[str] | None = None  # Russian citations name no chapter between the article and its act
+ANNEX_GAP: re.Pattern[str] | None = None  # Russian annexes ("Приложения к приказу") are cited as the annex
 PAREN_GAP: re.Pattern[str] | None = None  # a Russian bracket after the article holds its part (ACT_GAP reads it)
 # "статьи 128.1 "Клевета" УК Российской Федерации": the article's own title in quotes between it and its act
 TITLE_GAP = re.compile(r'\s*(?:"[^"\n]{2,160}"|«[^»\n]{2,160}»|„[^“”"\n]{2,160}[“”"])\s*,?\s*')

@@ -27,6 +27,10 @@ CITED = [
                  ("article", "ru/nk", "220"), id="an-article-followed-by-the-part-of-its-code"),
     pytest.param("Однако ГК, другими законами или договором может быть предусмотрено иное. См. ст. 430 ГК.",
                  ("act", "ru/gk", None), id="a-bare-code-abbreviation-the-text-writes-beside-an-article"),
+    pytest.param("potrivit art. 5 din anexa la Hotărârea Guvernului nr. 1/2016, se aplică",
+                 ("article", "ro/hg-1-2016", "5"), id="an-article-of-an-acts-annex"),
+    pytest.param("Art. 34 din OUG 66/2011; Art. VII lit. a din Anexa I Ordinul 1120/2013",
+                 ("article", "ro/ordin-1120-2013", "VII"), id="an-article-of-a-numbered-annex-without-la"),
     pytest.param("(C.A. Timişoara, s. civ., dec. nr. 1427/2002, în B.J.C.P.J. 2002, p. 160-163)",
                  ("decision", "Curtea de Apel Timișoara", "1427"), id="a-court-of-appeal-as-a-bulletin-abbreviates-it"),
     pytest.param("(C.A. Bucureşti, s. a III-a civ., dec. nr. 213/1999, în C.P.J. civ. 1999)",
@@ -61,6 +65,8 @@ NOT_CITED = [
                  ("act", "ru/koap"), id="a-codes-initials-after-an-article-number-closed-by-a-stop-are-the-articles-act"),
     pytest.param("УК обязана провести перерасчет платы.", ("act", "ru/uk"),
                  id="a-bare-abbreviation-no-article-confirms"),
+    pytest.param("Potrivit art. 5 din anexa la contract, plata se face lunar.", ("article", "5"),
+                 id="an-article-of-a-contracts-annex"),
 ]
 
 
