@@ -243,6 +243,22 @@ def _one_subject(s: Scene, u: Unit) -> Decision:
     return (subjects[0],) if len(subjects) == 1 else None
 
 
+def _same_article_later(s: Scene, u: Unit) -> Decision:
+    """ "(Excepția de neconstituționalitate a prevederilor art. 434 alin. (2) lit. f) – ...) ... Potrivit art. 434
+    alin. (2) lit. f) C.pr.pen.": an article a heading or an opening names bare, before any act, is the one the text
+    then cites with its act, when it cites that article number with one act only."""
+    if any(a.end <= u.start and a.key is not None for a in s.acts):
+        return None
+    number = u.items[0][0]
+    keys = {
+        o.act.key: o.act
+        for o in s.units
+        if o.start > u.start and o.act is not None and o.act.key is not None and o.rule == "written-after"
+        and o.items[0][0] == number
+    }
+    return (next(iter(keys.values())),) if len(keys) == 1 else None
+
+
 def _next_in_sentence(s: Scene, u: Unit) -> Decision:
     """The first act after the article when no sentence ends before it ("(ст. 131–132 ..., см. ГПК РФ)"); not the
     act an amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea
@@ -279,6 +295,7 @@ RULES: tuple[Rule, ...] = (
     Rule("amended-act", _amended_act),
     Rule("own-text", _own_text),
     Rule("one-subject", _one_subject),
+    Rule("same-article-later", _same_article_later),
     Rule("next-in-sentence", _next_in_sentence),
     Rule("one-act-before", _one_act_before),
 )

@@ -31,6 +31,9 @@ CITED = [
                  ("article", "ro/hg-1-2016", "5"), id="an-article-of-an-acts-annex"),
     pytest.param("Art. 34 din OUG 66/2011; Art. VII lit. a din Anexa I Ordinul 1120/2013",
                  ("article", "ro/ordin-1120-2013", "VII"), id="an-article-of-a-numbered-annex-without-la"),
+    pytest.param("(Excepția privind art. 434 alin. (2) lit. f))\n\nPotrivit art. 434 alin. (2) lit. f) C.pr.pen., nu pot fi "
+                 "atacate soluțiile. Altfel s-ar încălca art. 21 din Constituția României.", ("article", "ro/cpp", "434"),
+                 id="an-article-named-bare-in-a-heading-takes-the-act-the-text-cites-it-with"),
     pytest.param("(C.A. Timişoara, s. civ., dec. nr. 1427/2002, în B.J.C.P.J. 2002, p. 160-163)",
                  ("decision", "Curtea de Apel Timișoara", "1427"), id="a-court-of-appeal-as-a-bulletin-abbreviates-it"),
     pytest.param("(C.A. Bucureşti, s. a III-a civ., dec. nr. 213/1999, în C.P.J. civ. 1999)",
@@ -89,6 +92,13 @@ NOT_THAT_ACT = [
 def test_the_article_does_not_take_that_act(text: str, article: str, act: str | None) -> None:
     acts = {c.act for c in extract(text) if c.kind == "article" and c.article == article}
     assert acts and act not in acts
+
+
+def test_an_article_named_bare_first_stays_unknown_when_the_text_cites_its_number_with_two_acts() -> None:
+    text = ("Despre art. 5, pe scurt\n\nArt. 5 din Legea nr. 10/1995 și art. 5 din Legea nr. 50/1991 se aplică împreună. "
+            "Se aplică și art. 7 din Legea nr. 50/1991.")
+    first = [c for c in extract(text) if c.kind == "article" and c.start < 15]
+    assert first and first[0].act is None
 
 
 def test_a_numbered_amending_point_keeps_the_act_it_amends() -> None:
