@@ -95,6 +95,9 @@ class DecisionFinder:
                 point, end = after.group("point"), after.end()
             else:
                 title = ru.TITLE_AFTER.match(folded, end)  # the resolution's title names acts too
+                if title is not None and "«" in text[end : title.start() + 4]:
+                    nested = ru.NESTED_TITLE_AFTER.match(text, end)
+                    title = nested if nested is not None and nested.end() > title.end() else title
                 end = title.end() if title is not None else end
             end = trim_end(text, start, end)
             number = text[num_at[0] : num_at[1]] if num_at else None

@@ -195,6 +195,9 @@ POINT_AFTER = re.compile(
     r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
 )
 TITLE_AFTER = re.compile(r'(?:\s+от\s+(?:дата|дд\.мм\.гггг)(?:\s*г\.)?)?\s*"[^"\n]{3,300}"')  # "от дата": anonymised
+# on the original text, where the folded one made every quote '"': a title in guillemets holding another act's title
+# («О внесении изменений в постановление ... «О практике ...» (с изменениями, внесенными постановлениями ...)»)
+NESTED_TITLE_AFTER = re.compile(r"\s*«(?:[^«»\n]|«[^«»\n]{0,300}»){3,500}»")
 
 # The words of a case's own course (claims granted, appeals dismissed): a lower court's ruling in such a sentence is
 # the history of the case being decided, not practice it cites.

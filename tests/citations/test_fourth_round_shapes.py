@@ -105,3 +105,11 @@ def test_a_numbered_amending_point_keeps_the_act_it_amends() -> None:
     text = ("Legea nr. 227/2015 privind Codul fiscal se modifică după cum urmează:\n"
             "1. La art.1, alineatul (2) se modifică și va avea următorul cuprins:")
     assert {c.act for c in extract(text) if c.kind == "article" and c.article == "1"} == {"ro/cfiscal"}
+
+
+def test_a_resolution_named_inside_another_resolutions_nested_title_is_not_cited_on_its_own() -> None:
+    text = ("Постановление Пленума Верховного Суда РФ от 17 января 1997 г. №2 «О внесении изменений и дополнений в "
+            "постановление Пленума Верховного Суда Российской Федерации от 29 сентября 1994 г. №7 «О практике "
+            "рассмотрения судами дел о защите прав потребителей» (с изменениями, внесенными постановлениями Пленума от "
+            "25 апреля 1995 г. №6 и от 25 октября 1996 г. №10)» // Российская газета от 5 февраля 1997 г.")
+    assert [(c.court, c.number) for c in extract(text) if c.kind == "decision"] == [("ВС РФ Пленум", "2")]
