@@ -28,7 +28,8 @@ ALIN = (
 )
 # a letter or point inserted later carries an index as an article does: "lit. a^1)", "lit. b¹)", "pct. 20^1"
 _SUB_INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)"
-LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a-z]\))"  # "lit. (b)" too
+# "lit. A.d)": a lettered section's letter, as Law 47/1992's art. 11 alin. (1) numbers the Constitutional Court's powers
+LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z](?:\.[a-z](?=\)))?{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a-z]\))"  # "lit. (b)" too
        rf"(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*")
 PCT = (rf"(?:pct\.|punctul|punctele)\s*(?:\d+(?:\.\d+)?{_SUB_INDEX}?"
        rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*"
@@ -162,9 +163,11 @@ CONSTITUTION = "ro/constitutie"
 HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
 CONNECTOR = re.compile(
     r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:cu\s+respectarea\s+)?"
+    r"(?:(?:raportat|coroborat)[aei]*\s+(?=la|cu)(?:cu\s+)?)?"
     r"(?:(?:prevederilor|dispozitiilor)\s+)?(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
 )  # "art. 75 și ale art. 76 din Constituție", "art. 77 alin. (2), cu respectarea prevederilor art. 75 ... din
-# Constituția": the list shares the act named after its last member
+# Constituția", "art. 11 alin. (1) lit. A.a) raportat la art. 15 alin. (2) din Legea nr. 47/1992", "art. 1.350
+# coroborat cu art. 1.357 C. civ.": the list shares the act named after its last member
 
 # "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
 DEC_WORD = (

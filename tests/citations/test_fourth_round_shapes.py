@@ -34,6 +34,12 @@ CITED = [
     pytest.param("(Excepția privind art. 434 alin. (2) lit. f))\n\nPotrivit art. 434 alin. (2) lit. f) C.pr.pen., nu pot fi "
                  "atacate soluțiile. Altfel s-ar încălca art. 21 din Constituția României.", ("article", "ro/cpp", "434"),
                  id="an-article-named-bare-in-a-heading-takes-the-act-the-text-cites-it-with"),
+    pytest.param("în temeiul art. 146 lit. d) din Constituție, al art. 1 alin. (2), al art. 11 alin. (1) lit. A.d) și al "
+                 "art. 29 din Legea nr. 47/1992, decide:", ("article", "ro/lege-47-1992", "11"),
+                 id="a-lettered-sections-letter-in-the-constitutional-courts-formula"),
+    pytest.param("Sesizarea a fost formulată în temeiul art. 146 lit. a) din Constituţie şi al art. 11 alin. (1) lit. A.a) "
+                 "raportat la art. 15 alin. (2) din Legea nr. 47/1992", ("article", "ro/lege-47-1992", "11"),
+                 id="an-article-read-together-with-another-shares-its-act"),
     pytest.param("(C.A. Timişoara, s. civ., dec. nr. 1427/2002, în B.J.C.P.J. 2002, p. 160-163)",
                  ("decision", "Curtea de Apel Timișoara", "1427"), id="a-court-of-appeal-as-a-bulletin-abbreviates-it"),
     pytest.param("(C.A. Bucureşti, s. a III-a civ., dec. nr. 213/1999, în C.P.J. civ. 1999)",
