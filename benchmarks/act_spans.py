@@ -14,10 +14,10 @@ surfaces are located in order of appearance); every extracted citation is a pred
 
     .venv/bin/python benchmarks/act_spans.py [--misses] [--sets NAME|PATH ...]
 
-Sets: `gazette-dev`, `gazette-held` (never tuned on), `real-dev-ro` (../shared/citations/real-dev, the Romanian
+Sets: `gazette-dev`, `gazette-held` (tuned on since the fourth round, which read its errors), `real-dev-ro` (../shared/citations/real-dev, the Romanian
 half: official acts, consolidated acts, a law firm's blog), `web-ro` (our Romanian web passages, both halves),
 `mo-dev`, `mo-held` (the third round's Monitorul Oficial legislation), `unseen-ro-dev`, `unseen-ro-held` (its court
-decisions, lawyers' articles and commentaries).
+decisions, lawyers' articles and commentaries; `unseen-ro-held` tuned on since the fourth round).
 """
 
 from __future__ import annotations

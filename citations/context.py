@@ -179,7 +179,20 @@ def _draft_observation(s: Scene, u: Unit) -> Decision:
     article, which has no act yet, whatever acts the opinion names around it."""
     if s.j != "ro" or not _LA_OBSERVATION.search(s.folded, max(0, u.start - 12), u.start):
         return None
-    return (None,) if _DRAFT_REVIEWED.search(s.folded) else None
+    if _DRAFT_REVIEWED.search(s.folded):
+        return (None,)
+    # an opinion's page cut after its preamble: "3. La art.1, pentru o informare completă, este necesară ...", a
+    # numbered observation whose sentence amends nothing ("1. La articolul 3, alineatul (2) se modifică" amends)
+    folded = s.folded
+    if (
+        _NUMBERED_LA.search(folded, max(0, u.start - 12), u.start)
+        and folded.startswith(",", u.items_end)
+        and not _AMENDS.search(folded, 0, u.start)
+    ):
+        stop = _TEXT_SENTENCE_END.search(s.text, u.items_end)
+        if not _AMENDING_VERB.search(folded, u.items_end, stop.start() if stop else len(folded)):
+            return (None,)
+    return None
 
 
 def _same_sentence_before(s: Scene, u: Unit) -> Decision:
@@ -230,6 +243,22 @@ def _one_subject(s: Scene, u: Unit) -> Decision:
     return (subjects[0],) if len(subjects) == 1 else None
 
 
+def _same_article_later(s: Scene, u: Unit) -> Decision:
+    """ "(Excepția de neconstituționalitate a prevederilor art. 434 alin. (2) lit. f) – ...) ... Potrivit art. 434
+    alin. (2) lit. f) C.pr.pen.": an article a heading or an opening names bare, before any act, is the one the text
+    then cites with its act, when it cites that article number with one act only."""
+    if any(a.end <= u.start and a.key is not None for a in s.acts):
+        return None
+    number = u.items[0][0]
+    keys = {
+        o.act.key: o.act
+        for o in s.units
+        if o.start > u.start and o.act is not None and o.act.key is not None and o.rule == "written-after"
+        and o.items[0][0] == number
+    }
+    return (next(iter(keys.values())),) if len(keys) == 1 else None
+
+
 def _next_in_sentence(s: Scene, u: Unit) -> Decision:
     """The first act after the article when no sentence ends before it ("(ст. 131–132 ..., см. ГПК РФ)"); not the
     act an amendment note names as the amending one ("Litera a) din Articolul 24 a fost modificată de ... Legea
@@ -266,12 +295,13 @@ RULES: tuple[Rule, ...] = (
     Rule("amended-act", _amended_act),
     Rule("own-text", _own_text),
     Rule("one-subject", _one_subject),
+    Rule("same-article-later", _same_article_later),
     Rule("next-in-sentence", _next_in_sentence),
     Rule("one-act-before", _one_act_before),
 )
 # what the grammar and fill_acts settle before RULES (named in Unit.rule too)
 SETTLED_BEFORE = (
-    "written-after", "structure-between", "bracket-between", "title-between", "inside-title", "reference-back",
+    "written-after", "structure-between", "annex-between", "bracket-between", "title-between", "inside-title", "reference-back",
     "approved-rules", "named-back", "constitutional-adjective", "unnamed-act", "convention-alone", "sources-list",
     "list-forward",
 )
@@ -381,6 +411,10 @@ _OWN_HEADING = re.compile(r"(?:^|\n)[ \t+]*(?:art\.|articolul)\s*(?:\d+(?:\^\d+)
 _SELF_NAMED = re.compile(r"\bprezent(?:a|ei|ul|ului)\s+(?:lege|legi|hotarar|ordonant|ordin|decizi|regulament|norm|metodologi)")
 # "3. La art.2, ..." at the start of a sentence, a line or a numbered observation
 _LA_OBSERVATION = re.compile(r"(?:^|\n|[.;:]\s+|\d+\.\s*)la\s+\Z")
+_NUMBERED_LA = re.compile(r"(?:^|\n)[ \t]*\d+\.\s*la\s+\Z")
+_AMENDING_VERB = re.compile(
+    r"\bse\s+(?:modifica|completeaza|abroga|introduc|insereaza|renumeroteaza)|\bva\s+avea\s+urmatorul|\bdevin"
+)
 _DRAFT_REVIEWED = re.compile(r"\bproiect(?:ul|ului)?\s+de\s+(?:lege|ordonant|hotarar|ordin|act)")
 # On the folded text: a stop and a quote, bracket or dash after it ("alin. (3)" goes on). The abbreviations are tested
 # behind the stop once it is found, so the scan skips to a stop first.

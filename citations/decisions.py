@@ -70,7 +70,7 @@ class DecisionFinder:
             else:
                 cb = court_before.search(folded, max(0, p - 160), p)
                 m = rest.match(folded, p) if cb is not None else None
-                if cb is not None and m is not None:
+                if cb is not None and m is not None and (m.group("num") or m.group("d1") or m.group("d2")):
                     start, court = cb.start(), self._ru_court(cb)
                 else:
                     m = ru.PLENUM_ALONE.match(folded, p)
@@ -95,6 +95,9 @@ class DecisionFinder:
                 point, end = after.group("point"), after.end()
             else:
                 title = ru.TITLE_AFTER.match(folded, end)  # the resolution's title names acts too
+                if title is not None and "«" in text[end : title.start() + 4]:
+                    nested = ru.NESTED_TITLE_AFTER.match(text, end)
+                    title = nested if nested is not None and nested.end() > title.end() else title
                 end = title.end() if title is not None else end
             end = trim_end(text, start, end)
             number = text[num_at[0] : num_at[1]] if num_at else None
@@ -172,7 +175,7 @@ class DecisionFinder:
             elif written:
                 court = self._canonical_court(written, "ro")
             else:
-                lower = ro.LOWER_BEFORE.search(folded, max(0, start - 90), start)
+                lower = ro.LOWER_BEFORE.search(folded, max(0, start - 120), start)
                 if lower is not None:
                     start = lower.start()
                     court = _lower_court_name(text, lower.start("lower"), lower.end("lower"))
@@ -292,12 +295,19 @@ def _mechanism(folded: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
+# the fifteen courts of appeal by their cities' names as a text without diacritics, or with cedillas, writes them
+_APPEAL_CITIES = {fold(c).split()[0]: c for c in (
+    "Alba Iulia", "Bacău", "Brașov", "București", "Cluj", "Constanța", "Craiova", "Galați", "Iași", "Oradea",
+    "Pitești", "Ploiești", "Suceava", "Târgu Mureș", "Timișoara")}  # fmt: skip
+_COMMA_BELOW = str.maketrans("şţŞŢ", "șțȘȚ")
+
+
 def _lower_court_name(text: str, start: int, end: int) -> str:
-    words = text[start:end].split()
+    words = text[start:end].translate(_COMMA_BELOW).split()
     head = fold(" ".join(words[:-1]))
     name = words[-1]
-    if head.startswith("curt"):
-        return f"Curtea de Apel {name}"
+    if head.startswith(("curt", "c.")):  # "Curtea de Apel Cluj", "C.A. Timişoara"
+        return f"Curtea de Apel {_APPEAL_CITIES.get(fold(name), name)}"
     if head.startswith("tribunal"):
         return f"Tribunalul {name}"
     if len(words) > 2:  # judecătoria sectorului N
@@ -346,6 +356,9 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
     """The span of the sentence holding text[start:end]."""
     lo = max(0, start - 400)
     stops = [m.end() for m in _STOP.finditer(text, lo, start)]
+    line_end = text.find("\n", end, end + 3)
+    if line_end >= 0 and not text[end:line_end].strip():
+        return (stops[-1] if stops else lo), line_end  # "Decizia civila nr. 37 din 19 aprilie 2016\n": a heading
     after = _STOP.search(text, end, min(len(text), end + 400))
     return (stops[-1] if stops else lo), (after.start() + 1 if after else min(len(text), end + 400))
 

@@ -94,11 +94,19 @@ class Extractor:
             if j == "ru":
                 named.update(self._rule_points(text, folded, acts, out))
             inside: list[tuple[int, int]] | None = None
+            beside: set[str] | None = None  # the abbreviations the text writes beside an article of theirs
             for a in acts:
-                if a.key is None or a.start in named or not _named_enough(folded, a, self.reg):
+                if a.key is None or a.start in named:
                     continue
+                if not _named_enough(folded, a, self.reg):
+                    if beside is None:
+                        beside = {folded[u.act.start : u.act.end] for u in units if u.act is not None}
+                    if not _abbreviation_known_here(text, folded, a, beside, self.reg):
+                        continue
                 if inside is None:
                     inside = [(u.act_start, u.act_end) for u in units if u.act_end > 0]
+                    if len(acts) > 1 or units:
+                        inside += _quoted_titles(folded, [*(x.end for x in acts), *(u.act_end for u in units)])
                 # not an act written inside an article's citation, but the act whose title holds one is cited
                 if (not _starts_inside(a.start, inside) and not (taken and _overlaps(a.start, a.end, taken))
                         and not _DEFINED_AS.search(folded, max(0, a.start - 40), a.start)
@@ -187,6 +195,11 @@ class Extractor:
                 stray = _STRAY_DOT.match(folded, items_end) if is_ru and folded.startswith(" .", items_end) else None
                 if stray is not None:  # "статьей 217 .1 НК РФ": a stray space before an inserted article's dot
                     written_items, items_end = written_items + stray.group().lstrip(), stray.end()
+                elif is_ru and folded.startswith(". ", items_end):
+                    spaced = _SPACED_DOT.match(folded, items_end)  # "ст. 264. 1 УК РФ": a space after the dot
+                    if spaced is not None and spaced.end() + 1 in acts_at and folded[spaced.end()] == " ":
+                        written_items = f"{written_items}.{spaced.group(1)}"
+                        items_end = spaced.end()
                 items = [(written_items, None, base, items_end, None)]
             else:
                 parsed = _items(written_items, is_ru)
@@ -211,6 +224,10 @@ class Extractor:
                     structure = g.STRUCTURE_GAP.match(folded, items_end)  # "Articolul LXXIV, Capitolul III din ..."
                     act = acts_at.get(structure.end()) if structure is not None else None
                     unit.rule = "structure-between"
+                if act is None and g.ANNEX_GAP is not None and folded.find("anex", items_end, items_end + 12) >= 0:
+                    annex = g.ANNEX_GAP.match(folded, items_end)  # "art. 5 din anexa nr. 1 la Ordinul ..."
+                    act = acts_at.get(annex.end()) if annex is not None else None
+                    unit.rule = "annex-between"
                 opens = folded[items_end + 1 : items_end + 2] if folded.startswith(" ", items_end) else folded[items_end : items_end + 1]
                 if act is None and opens == "(" and g.PAREN_GAP is not None:
                     bracketed = g.PAREN_GAP.match(folded, items_end)  # "art. IV pct. 40 (cu referire la art. 61^1 din ...) din"
@@ -474,14 +491,27 @@ def _named_enough(folded: str, act: ActMatch, reg: ActRegistry) -> bool:
     )
 
 
+def _abbreviation_known_here(text: str, folded: str, act: ActMatch, beside: set[str], reg: ActRegistry) -> bool:
+    """ "ГК, другими законами ... может быть предусмотрено иное" after "ст. 430 ГК": a bare code abbreviation is the
+    code where the same text writes it, in capitals, beside an article of that code."""
+    written = folded[act.start : act.end]
+    return (
+        written in beside
+        and written not in reg.beside_article_only
+        and text[act.start : act.end].isupper()
+        and act.type == "code"
+    )
+
+
 _STRAY_DOT = re.compile(r" (?:\.\d+)+(?![\d])")
-_GENITIVE_HEAD = re.compile(r"[а-я]+(?:а|ого|ой)(?![а-я])")
+_GENITIVE_HEAD = re.compile(r"[а-я]+(?:а|ого|ой)(?![а-я])|[а-я]{2,5}\s+рф(?![а-я])")
+_SPACED_DOT = re.compile(r"\. (\d{1,2})(?![\d.])")
 
 
 def _genitive_act_after_stop(folded: str, act: ActMatch | None) -> ActMatch | None:
-    """ "по статье 314.1. Гражданского кодекса": an article number closed by a stop, its act after it. Only an act
-    in the genitive goes with the article; a new sentence beginning with an act names it ("Гражданский кодекс
-    ...")."""
+    """ "по статье 314.1. Гражданского кодекса", "ч. 1 ст. 12.8. КоАП РФ": an article number closed by a stop, its
+    act after it. Only an act in the genitive or a code's initials with "РФ" go with the article; a new sentence
+    beginning with an act names it ("Гражданский кодекс ...")."""
     if act is None or not _GENITIVE_HEAD.match(folded, act.start):
         return None
     return act
@@ -489,6 +519,26 @@ def _genitive_act_after_stop(folded: str, act: ActMatch | None) -> ActMatch | No
 
 _by_span = attrgetter("start", "end")
 _start_of = attrgetter("start")
+
+
+# the quoted title written right after an act or an article's citation, past an edition note: "Распоряжение ... N
+# 870-р (ред. от 15.12.2016) "О внесении изменений в распоряжение ... N 791-р"", "ст. 264.1 УК РФ «Нарушение правил
+# дорожного движения ...»"
+_QUOTED_TITLE = re.compile(
+    r"[ \t]*(?:\((?:в\s+)?ред\.[^)\n]{0,60}\)[ \t]*)?(?:\"[^\"\n]{3,400}\"|«[^»\n]{3,400}»|„[^“”\"\n]{3,400}[“”\"])"
+)
+
+
+def _quoted_titles(folded: str, ends: list[int]) -> list[tuple[int, int]]:
+    """The spans of the quoted titles that follow an act or an article: an act named inside one (an amending act's
+    "О внесении изменений в ...", an article's title) is part of that title, not cited on its own."""
+    out = []
+    for end in ends:
+        if end > 0:
+            m = _QUOTED_TITLE.match(folded, end)
+            if m is not None:
+                out.append((end, m.end()))
+    return out
 
 
 def _starts_inside(start: int, spans: list[tuple[int, int]]) -> bool:

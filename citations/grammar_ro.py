@@ -28,7 +28,8 @@ ALIN = (
 )
 # a letter or point inserted later carries an index as an article does: "lit. a^1)", "lit. b¹)", "pct. 20^1"
 _SUB_INDEX = r"(?:\s*\^\s*\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)"
-LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z]{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a-z]\))"  # "lit. (b)" too
+# "lit. A.d)": a lettered section's letter, as Law 47/1992's art. 11 alin. (1) numbers the Constitutional Court's powers
+LIT = (rf"(?:lit\.|litera|literele)\s*(?:[a-z](?:\.[a-z](?=\)))?{_SUB_INDEX}?(?:\)|(?![a-z]))|\([a-z]\))"  # "lit. (b)" too
        rf"(?:\s*(?:,|si|-)\s*[a-z]{_SUB_INDEX}?\))*")
 PCT = (rf"(?:pct\.|punctul|punctele)\s*(?:\d+(?:\.\d+)?{_SUB_INDEX}?"
        rf"(?:\s*(?:-|si)\s*\d+(?:\.\d+)?{_SUB_INDEX}?(?![\d.]))*"
@@ -89,6 +90,7 @@ UNIT = re.compile(rf"(?P<art>{ART_WORD})\s*(?P<items>{ITEMS})")
 PARTS_SCAN = re.compile(rf"(?P<parts>{PRE})\Z")
 PARTS_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 DOC_WORDS = (
+    "dec.",
     "decizi",
     "hotarar",
     "sentint",
@@ -106,6 +108,11 @@ _STRUCTURE = r"(?:\s*,?\s*(?:capitolul|sectiunea|titlul|partea|cartea)\s+(?:a\s+
 ACT_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
 # tried only when no act follows the plain gap (most articles name their act right after them)
 STRUCTURE_GAP = re.compile(rf"(?=\s*,){_STRUCTURE}\s*(?:,\s*)?(?:(?:din|al|a|ale|in|conform|potrivit)\s+)?")
+# "art. 5 din anexa nr. 1 la Ordinul nr. 1120/2013", "Art. VII lit. a din Anexa I Ordinul 1120/2013": an article of an
+# act's annex, cited as that act's (as an article of rules approved by an act is); tried only where "anex" follows
+ANNEX_GAP = re.compile(
+    r"\s*,?\s*(?:din|al|a|ale)\s+anex(?:a|ei|ele|elor)(?:\s+(?:nr\.?\s*)?(?:\d+|[ivxlc]+)(?![a-z0-9]))?\s*,?\s*(?:(?:la|a|al)\s+)?"
+)
 # "art. IV pct. 40 (cu referire la art. 61^1 din Legea nr. 101/2016) din Ordonanța de urgență ... nr. 45/2018": a
 # bracket between the article and its act (the bracket's own article has its own act)
 PAREN_GAP = re.compile(r"\s*\([^()\n]{1,200}\)\s*,?\s*(?:din|al|a|ale)\s+")
@@ -156,14 +163,17 @@ CONSTITUTION = "ro/constitutie"
 HEAD_WORD = re.compile(r"[ \t]*(?:(?:din|al|ale|a)\s+)?(?P<w>[a-z]{4,})")  # "art. 6 din Convenție"
 CONNECTOR = re.compile(
     r"\s*(?:,|;|si|sau|precum\s+si|respectiv|,\s*si|,\s*precum\s+si)?\s*(?:cu\s+respectarea\s+)?"
+    r"(?:(?:raportat|coroborat)[aei]*\s+(?=la|cu)(?:cu\s+)?)?"
     r"(?:(?:prevederilor|dispozitiilor)\s+)?(?:(?:ale|al|a|cele\s+ale|de\s+la|la)\s+)?"
 )  # "art. 75 și ale art. 76 din Constituție", "art. 77 alin. (2), cu respectarea prevederilor art. 75 ... din
-# Constituția": the list shares the act named after its last member
+# Constituția", "art. 11 alin. (1) lit. A.a) raportat la art. 15 alin. (2) din Legea nr. 47/1992", "art. 1.350
+# coroborat cu art. 1.357 C. civ.": the list shares the act named after its last member
 
 # "DCC nr. 895/2015", "D.C.C.": a decision of the Constitutional Court, named by its initials
 DEC_WORD = (
     r"(?:decizi[a-z]*|hotarar[a-z]*|sentint[a-z]*|incheier[a-z]*|(?P<dcc>d\.?\s?c\.?\s?c\.?(?![a-z]))"
-    r"|(?:ril|hp)(?=\s+nr))"  # "HP nr. 24/2021", "RIL nr. 8/2022": the mechanism names the High Court's decision
+    r"|(?:ril|hp)(?=\s+nr)"  # "HP nr. 24/2021", "RIL nr. 8/2022": the mechanism names the High Court's decision
+    r"|dec\.(?=\s*nr))"  # "C.A. Timişoara, s. civ., dec. nr. 1427/2002": a jurisprudence bulletin's abbreviation
 )
 DEC_NUM = (
     r"(?:nr\.?|numarul)\s*(?P<num>\d{1,3}(?:\.\d{3})+|\d+|[ivxlc]+)"
@@ -171,7 +181,7 @@ DEC_NUM = (
 )
 # "Deciziile ÎCCJ nr. 1/2016 și nr. 2/2017": the next decision of the same court
 NEXT_DECISION = re.compile(rf"\s*(?:,|si)\s+(?P<head>{DEC_NUM})")
-LOWER = r"(?:curtea\s+de\s+apel|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
+LOWER = r"(?:curtea\s+de\s+apel|c\.\s?a\.|tribunalul|judecatoria)\s+(?:sectorului\s+\d|[a-z-]+)"
 LOWER_GEN = r"(?:curtii\s+de\s+apel|tribunalului|judecatoriei)\s+(?:sectorului\s+\d|[a-z-]+)"
 
 
@@ -194,9 +204,11 @@ POINT_BEFORE = re.compile(
     r"(?:\s*(?:,|si|-)\s*\d+)*\s*,?\s+(?:din|al|a|ale)\s+\Z"
 )
 POINT_NOT_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz")
-# "Curtea de Apel Cluj, Decizia nr. ...": the court written before the decision word, read backwards.
+# "Curtea de Apel Cluj, Decizia nr. ...", "C.A. Bucureşti, s. a III-a civ., dec. nr. 213/1999", a heading "Curtea de
+# Apel Bacau - Sectia Comerciala, de Contencios ...\nDecizia civila nr. 37": the court written before the decision
+# word, and its section, read backwards.
 LOWER_BEFORE = re.compile(
-    rf"(?<![a-z])(?P<lower>{LOWER})\s*,\s*(?:sectia\s+[^,;]{{1,40}},\s*)?(?:prin\s+|in\s+)?\Z"
+    rf"(?<![a-z])(?P<lower>{LOWER})(?:\s*[,-]\s*(?:sectia\s|s\.\s?)[^;\n()]{{1,80}}?)?\s*(?:,|\n)\s*(?:prin\s+|in\s+)?\Z"
 )
 # From the dash (a literal the scan skips to): the case number is the "c" or "t" before it to the match end.
 CASE_NUMBER = re.compile(r"-\d{1,4}/\d{2}(?!\d)")

@@ -22,7 +22,7 @@ PARTS = rf"(?:{PART_WORD}\s*{PART_LIST}\s*,?\s+)*"
 ART_WORD = r"(?:ст\.\s*ст\.|стст\.|ст\.|стат(?:ь[яиеюйё][а-я]*|ей)(?![а-я])|ст(?=[ \t]+\d))"
 NUM = r"\d+(?:\.\d+)*(?![\d])"
 _NOT_ARTICLE = (
-    r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
+    r"(?!\s*(?:%|процент|руб|р\.|коп|год|лет|дн|день|месяц|недел|час(?!т)|минут|тыс|млн|млрд|раз|человек|кв\.|м2|г\.|"
     r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря))"
 )
 _BRACKET_PART = rf"(?:\s*\(\s*(?:част[а-я]*|ч\.|пункт[а-я]*|п\.)\s*{PART_VAL}(?:\s*(?:,|и)\s*{PART_VAL})*\s*\))"
@@ -98,6 +98,7 @@ GAZETTE_BEFORE = re.compile(r"(?:№|n)\s*\d+(?:\s*\(ч(?:асть)?\.?\s*[ivx\d
 UNNAMED_ACT = re.compile(r"\s*(?P<w>кодекс[а-я]*|закон[а-я]*)\s+(?:российской\s+федерации|рф)(?![а-я])(?!\s+(?:о|об)\s)")
 UNNAMED_NEEDS_CAPITAL = False
 STRUCTURE_GAP: re.Pattern[str] | None = None  # Russian citations name no chapter between the article and its act
+ANNEX_GAP: re.Pattern[str] | None = None  # Russian annexes ("Приложения к приказу") are cited as the annex
 PAREN_GAP: re.Pattern[str] | None = None  # a Russian bracket after the article holds its part (ACT_GAP reads it)
 # "статьи 128.1 "Клевета" УК Российской Федерации": the article's own title in quotes between it and its act
 TITLE_GAP = re.compile(r'\s*(?:"[^"\n]{2,160}"|«[^»\n]{2,160}»|„[^“”"\n]{2,160}[“”"])\s*,?\s*')
@@ -194,6 +195,9 @@ POINT_AFTER = re.compile(
     r'(?:\s*"[^"\n]{3,250}")?\s*\(\s*(?:п\.|пункт[а-я]*)\s*(?P<point>\d+(?:\.\d+)?)[^)]{0,20}\)'
 )
 TITLE_AFTER = re.compile(r'(?:\s+от\s+(?:дата|дд\.мм\.гггг)(?:\s*г\.)?)?\s*"[^"\n]{3,300}"')  # "от дата": anonymised
+# on the original text, where the folded one made every quote '"': a title in guillemets holding another act's title
+# («О внесении изменений в постановление ... «О практике ...» (с изменениями, внесенными постановлениями ...)»)
+NESTED_TITLE_AFTER = re.compile(r"\s*«(?:[^«»\n]|«[^«»\n]{0,300}»){3,500}»")
 
 # The words of a case's own course (claims granted, appeals dismissed): a lower court's ruling in such a sentence is
 # the history of the case being decided, not practice it cites.

@@ -377,7 +377,10 @@ class ActRegistry:
             if fz_sign == "-фкз" or "конституционн" in head:  # "Федеральный конституционный закон № 3-ФКЗ"
                 slug = f"fkz-{num}"  # numbered apart from the federal laws
             else:
-                slug = f"fz-{num}" if (fz_sign or head.startswith(("федеральн", "фз"))) else f"zakon-{num}"
+                # "ФЗ от 07.02.1992 № 2300-1": a number ending "-1" is a law of the Supreme Soviet (1991-1993),
+                # never a federal law (those end "-ФЗ") whatever word the writer put before it
+                federal = fz_sign or (head.startswith(("федеральн", "фз")) and not num.endswith("-1"))
+                slug = f"fz-{num}" if federal else f"zakon-{num}"
             key = self._slug("ru", slug)
         t = self._title_after(folded, end)
         if t is not None:

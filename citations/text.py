@@ -86,7 +86,7 @@ MONTH_WORD = (
     r"|ноябр[яь]|декабр[яь]|ianuarie|februarie|martie|aprilie|mai|iunie|iulie|august|septembrie"
     r"|octombrie|noiembrie|decembrie)"
 )
-DATE = rf"(?:\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|\d{{1,2}}\s+{MONTH_WORD}\s+\d{{4}})(?:\s*(?:г\.|года|г\b))?"
+DATE = rf"(?:\d{{1,2}}\.\d{{1,2}}\.(?:\d{{4}}|\d{{2}}(?!\d))|\d{{1,2}}\s+{MONTH_WORD}\s+\d{{4}})(?:\s*(?:г\.|года|г\b))?"
 _DATE_RE = re.compile(rf"(\d{{1,2}})(?:\.(\d{{1,2}})\.|\s+({MONTH_WORD})\s+)(\d{{4}})")
 
 
