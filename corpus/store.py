@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 from corpus.model import OMITTED, IngestError
 from corpus.precedence import Copy, Outcome, copies_of, decide, default_priority, edition_of, modified_of
 from corpus.remote.http import FetchError
-from corpus.sources import KINDS, Source
+from corpus.sources import INBOX, KINDS, Source
 from corpus.tables import Compact, errors_table, merge_versions, parse_compact
 
 
@@ -124,6 +124,8 @@ def refresh_source(lake: LakeLike, source: Source, staging: Path, fetch: bool = 
         docs = _in_precedence_order(docs)
         errors.extend(failed)
         withdrawn = _withdrawn(previous_docs, {e.file for e in failed})
+    elif root is not None and source.name == INBOX:   # no inbox folder is an empty inbox
+        withdrawn = _withdrawn(previous_docs, set())
     elif root is not None and not source.remote:   # a mirror not fetched yet has its own error above
         errors.append(IngestError(source.name, str(root), "not_found",
                                   "the source's path is not found: its documents are kept as last read", None))

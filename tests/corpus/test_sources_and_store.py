@@ -50,6 +50,48 @@ def test_an_edited_file_becomes_the_current_version_and_the_old_one_stays(tmp_pa
     assert (texts, corpus_version(lake) != before) == (["1. Настоящий образец описывает проверку версий."], True)
 
 
+def _current_ids(lake: Lake) -> list[str]:
+    return current_tables(lake)[0].column("doc_id").to_pylist()
+
+
+def test_a_deleted_file_takes_its_document_out_of_the_corpus_and_keeps_its_versions(tmp_path: Path,
+                                                                                     folder: Path) -> None:
+    lake = Lake(tmp_path / "lake")
+    refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
+    (folder / "code.html").unlink()
+    summary = refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
+    assert (summary.removed, _current_ids(lake), lake.read("corpus_documents", "docs").num_rows) == (1, [], 1)
+
+
+def test_a_file_that_fails_to_read_keeps_its_last_good_reading(tmp_path: Path, folder: Path) -> None:
+    lake = Lake(tmp_path / "lake")
+    refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
+    before = _current_ids(lake)
+    (folder / "code.html").write_bytes(b"\x00" * 64)   # a file caught half-written
+    summary = refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
+    assert (summary.removed, _current_ids(lake) == before, summary.failed > 0) == (0, True, True)
+
+
+def test_a_source_whose_path_is_gone_keeps_its_documents_and_says_not_found(tmp_path: Path, folder: Path) -> None:
+    lake = Lake(tmp_path / "lake")
+    refresh_source(lake, Source("docs", path=folder), tmp_path / "staging")
+    before = _current_ids(lake)
+    summary = refresh_source(lake, Source("docs", path=tmp_path / "unmounted"), tmp_path / "staging")
+    assert (_current_ids(lake) == before, [e.reason for e in summary.errors]) == (True, ["not_found"])
+
+
+def test_an_emptied_inbox_takes_its_documents_out_even_when_its_folder_is_gone(tmp_path: Path, folder: Path) -> None:
+    lake = Lake(tmp_path / "lake")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (folder / "code.html").rename(inbox / "code.html")
+    refresh_source(lake, Source(INBOX, path=inbox), tmp_path / "staging")
+    (inbox / "code.html").unlink()
+    inbox.rmdir()
+    summary = refresh_source(lake, Source(INBOX, path=inbox), tmp_path / "staging")
+    assert (summary.removed, summary.failed, _current_ids(lake)) == (1, 0, [])
+
+
 def test_the_inbox_is_always_a_source_after_the_configured_ones(tmp_path: Path) -> None:
     (tmp_path / "sources.yaml").write_text("sources:\n  - name: codes\n    path: codes\n  - name: web\n"
                                            "    url: https://example.org/index.json\n", encoding="utf-8")
