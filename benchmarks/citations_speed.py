@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citations import Citation, SetLookup, extract, grammar_ro, grammar_ru, resolve
+from citations import Citation, SetLookup, extract, resolve
+from citations.grammar import ro, ru
 from citations.model import new_citation
 from citations.registry import default_registry
 from citations.text import fold
@@ -72,7 +73,7 @@ def scan_floor(texts: list[tuple[str, str]]) -> int:
     for t, j in texts:
         f = fold(t)
         acts[j].findall(f)
-        for m in (grammar_ru if j == "ru" else grammar_ro).UNIT.finditer(f):
+        for m in (ru if j == "ru" else ro).UNIT.finditer(f):
             s, e = m.span()
             out.append(new_citation(s, e, t[s:e], "article", "ru" if j == "ru" else "ro", None, None, m["items"]))
     return len(out)

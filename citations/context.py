@@ -15,8 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from citations import grammar_ro as ro
-from citations import grammar_ru as ru
+from citations.grammar import ro, ru
 from citations.model import Jurisdiction
 from citations.registry import ActMatch, ActRegistry, act_match
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from types import ModuleType
 
-from citations import grammar_ro as ro
-from citations import grammar_ru as ru
+from citations.grammar import ro, ru
 from citations.model import Citation, new_citation
 from citations.registry import ActRegistry
 from citations.text import fold, iso_date, search_back, trim_end

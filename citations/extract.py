@@ -17,10 +17,9 @@ from operator import attrgetter
 from types import ModuleType
 from typing import Literal
 
-from citations import grammar_ro as ro
-from citations import grammar_ru as ru
 from citations.context import UNNAMED, Unit, fill_acts, named_back, ref_kind
 from citations.decisions import DecisionFinder
+from citations.grammar import ro, ru
 from citations.model import Citation, Jurisdiction, new_citation
 from citations.registry import ActMatch, ActRegistry, act_match, default_registry
 from citations.text import TRAILING, fold, is_cyrillic_text, search_back, trim_end

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from citations import grammar_eu as eu
-from citations import grammar_ro as ro_grammar
-from citations import grammar_ru as ru_grammar
+from citations.grammar import eu
+from citations.grammar import ro as ro_grammar
+from citations.grammar import ru as ru_grammar
 from citations.name_patterns import first_char_alternation, name_pattern
 from citations.registry_data import (
     DATA,

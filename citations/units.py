@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-# The part words the extractor writes (citations.grammar_ru.part_name, citations.grammar_ro.sub_parts).
+# The part words the extractor writes (citations.grammar.ru.part_name, citations.grammar.ro.sub_parts).
 _LEVEL = re.compile(r"(пп|п|ч|абз|alin|lit|pct|par)\.\s*\(?([^\s()]+?)\)?(?=\s|$)")
 _RU_RANK = {"ч": 0, "п": 1, "пп": 2}
 _PART_WORDS = ("ч", "п")

@@ -31,8 +31,8 @@ from evaluation.report.boards import Board, boards
 from evaluation.report.common import Links
 from evaluation.report.data import ReportData, from_scores, passport, read
 from evaluation.report.markdown import markdown_report
-from evaluation.report.pages_detail import etalon_page, system_page
-from evaluation.report.pages_index import index_page
+from evaluation.report.pages.detail import etalon_page, system_page
+from evaluation.report.pages.index import index_page
 from evaluation.report.site import write_site
 from warehouse.home import Home
 from warehouse.lake import Lake

@@ -12,7 +12,7 @@ from evaluation.report.boards import Board
 from evaluation.report.common import Column, Links, number, page, rows, section, table, text, verdict_badge
 from evaluation.report.data import ReportData
 from evaluation.report.format import esc, link, missing, num, pct, words
-from evaluation.report.pages_board import board_section
+from evaluation.report.pages.board import board_section
 from evaluation.report.svg import AgreementRow, agreement_bars
 
 DISAGREEMENTS_SHOWN = 40
