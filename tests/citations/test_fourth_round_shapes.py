@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from citations import extract
+from tests.citations.shapes import cited_things, readings
 
 # (text, a citation that must be read: kind, act or court, article or decision number)
 CITED = [
@@ -52,12 +53,7 @@ CITED = [
 
 @pytest.mark.parametrize(("text", "expected"), CITED)
 def test_the_shape_is_read_as_a_citation_with_its_act(text: str, expected: tuple[str, str, str | None]) -> None:
-    kind, key, article = expected
-    found = [
-        (c.kind, c.court if c.kind == "decision" else c.act, c.number if c.kind == "decision" else c.article)
-        for c in extract(text)
-    ]
-    assert (kind, key, article) in found
+    assert expected in readings(text)
 
 
 # (text, what a reader must not see cited: kind, article number or act key, act of that article)
@@ -81,9 +77,7 @@ NOT_CITED = [
 
 @pytest.mark.parametrize(("text", "forbidden"), NOT_CITED)
 def test_the_shape_is_not_cited_on_its_own(text: str, forbidden: tuple[str, str]) -> None:
-    kind, what = forbidden
-    found = [(c.kind, c.article if c.kind == "article" else c.act) for c in extract(text)]
-    assert (kind, what) not in found
+    assert forbidden not in cited_things(text)
 
 
 # (text, article, the act it must not take): an article whose act the words around it do not give

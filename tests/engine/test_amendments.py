@@ -46,6 +46,13 @@ def _add_source(project: Project, name: str, folder: Path, priority: int | None 
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
 
 
+def _drop_source(project: Project, name: str) -> None:
+    path = project.home_dir / "sources.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["sources"] = [s for s in data["sources"] if s["name"] != name]
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+
+
 def amend_in_place(project: Project) -> None:
     source = project.root / "corpus" / "ru" / CODE
     assert _reword(source, source)
@@ -129,10 +136,7 @@ def test_taking_the_amending_source_out_again_clears_the_flag(tmp_path: Path, se
     newer_copy_elsewhere(project)
     project.update()
     assert project.signed_flags() == [("NAS-01", True)]
-    path = project.home_dir / "sources.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["sources"] = [s for s in data["sources"] if s["name"] != "newer"]
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    _drop_source(project, "newer")
     project.update()
     assert project.signed_flags() == [("NAS-01", False)]
 
@@ -144,10 +148,7 @@ def test_a_cited_document_that_leaves_the_corpus_flags_the_etalon_with_its_text_
     if how == "file deleted":
         (project.root / "corpus" / "ru" / CODE).unlink()
     else:
-        path = project.home_dir / "sources.yaml"
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        data["sources"] = [s for s in data["sources"] if s["name"] != "ru"]
-        path.write_text(yaml.safe_dump(data), encoding="utf-8")
+        _drop_source(project, "ru")
     project.update()
     assert project.signed_flags() == [("NAS-01", True)]
     changes = _changes(project)
